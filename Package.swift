@@ -1,0 +1,19 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Salvo",
+    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
+    products: [
+        .library(name: "Salvo", targets: ["Salvo"]),
+    ],
+    targets: [
+        .target(name: "Salvo"),
+        .testTarget(
+            name: "SalvoTests",
+            dependencies: ["Salvo"],
+            exclude: ["Support/loopback_server.py"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
