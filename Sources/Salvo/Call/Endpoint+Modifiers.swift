@@ -1,0 +1,46 @@
+import Foundation
+
+extension Endpoint {
+    /// This endpoint with `items` appended to its query.
+    public func adding(query items: [URLQueryItem]) -> Endpoint {
+        var copy = self
+        copy.query += items
+        return copy
+    }
+
+    /// This endpoint with the query item `name` set to `value`, replacing every item of that name.
+    public func setting(query name: String, to value: String?) -> Endpoint {
+        var copy = self
+        copy.query.removeAll { $0.name == name }
+        if let value { copy.query.append(URLQueryItem(name: name, value: value)) }
+        return copy
+    }
+
+    /// This endpoint with the header `name` set to `value`.
+    public func header(_ name: String, _ value: String) -> Endpoint {
+        var copy = self
+        copy.headers[name] = value
+        return copy
+    }
+
+    /// This endpoint failing with a timeout after `seconds`.
+    public func timeout(_ seconds: TimeInterval) -> Endpoint {
+        var copy = self
+        copy.timeout = seconds
+        return copy
+    }
+
+    /// This endpoint on another API route than the server's, e.g. `"api/v2"`.
+    public func onAPIRoute(_ route: EndpointPath) -> Endpoint {
+        var copy = self
+        copy.apiRoute = route
+        return copy
+    }
+
+    /// This endpoint marked as needing credentials (see the auth-token action).
+    public func requiringAuthentication() -> Endpoint {
+        var copy = self
+        copy.requiresAuthentication = true
+        return copy
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// What is specific to one endpoint, independent of the server it lives on.
+///
+/// ```swift
+/// let listUsers = Endpoint.get("/users", query: ["page": "2"])
+/// let createUser = Endpoint.post("/users", json: newUser)
+/// let avatar = Endpoint.get("/users/\(id)/avatar").timeout(5)
+/// ```
+public struct Endpoint: Sendable, Hashable {
+    /// The request method.
+    public var method: HTTPMethod
+    /// The path below the server's API route; interpolated values are encoded as single segments.
+    public var path: EndpointPath
+    /// Query items in order; a name may repeat. Sent after the server's default query items.
+    public var query: [URLQueryItem]
+    /// Header fields; they replace server default headers of the same name (any case).
+    public var headers: HTTPHeaders
+    /// The request body.
+    public var body: RequestBody
+    /// Seconds to wait for the server before failing with a timeout; `nil` uses the session's default.
+    public var timeout: TimeInterval?
+    /// An API route that replaces the server's for this endpoint (a v2 endpoint beside v1 ones); `nil` keeps the server's.
+    public var apiRoute: EndpointPath?
+    /// Whether the endpoint needs credentials; the auth-token action adds them only to such endpoints.
+    public var requiresAuthentication: Bool
+
+    /// An endpoint with every part spelled out; the factories (`.get`, `.post`, …) read better.
+    public init(
+        method: HTTPMethod = .get,
+        path: EndpointPath = "",
+        query: [URLQueryItem] = [],
+        headers: HTTPHeaders = [:],
+        body: RequestBody = .none,
+        timeout: TimeInterval? = nil,
+        apiRoute: EndpointPath? = nil,
+        requiresAuthentication: Bool = false
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.apiRoute = apiRoute
+        self.requiresAuthentication = requiresAuthentication
+    }
+}

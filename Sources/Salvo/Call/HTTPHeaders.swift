@@ -1,0 +1,109 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An ordered set of HTTP header fields whose names compare case-insensitively.
+///
+/// Setting a field replaces any field with the same name in any case, keeping its position.
+///
+/// ```swift
+/// var headers: HTTPHeaders = ["Accept": "application/json"]
+/// headers["accept"] = "text/plain"      // replaces, one field remains
+/// headers["X-Trace"] = "abc"
+/// ```
+public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
+    /// One header field as it will be sent.
+    public struct Field: Sendable, Hashable {
+        /// The name, with the case it was given.
+        public let name: String
+        /// The value.
+        public let value: String
+
+        /// A field named `name` with `value`.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The fields in the order they were first set.
+    public private(set) var fields: [Field] = []
+
+    /// No fields.
+    public init() {}
+
+    /// Fields from `(name, value)` pairs, later pairs replacing earlier ones with the same name.
+    public init<S: Sequence>(_ pairs: S) where S.Element == (String, String) {
+        for (name, value) in pairs { self[name] = value }
+    }
+
+    /// Fields from a dictionary literal, in the literal's order.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    /// The response's header fields.
+    public init(_ response: HTTPURLResponse) {
+        self.init(response.allHeaderFields.compactMap { key, value in
+            (key as? String).map { ($0, "\(value)") }
+        })
+    }
+
+    /// The value of the field named `name` in any case; setting `nil` removes it.
+    public subscript(name: String) -> String? {
+        get { index(of: name).map { fields[$0].value } }
+        set {
+            if let newValue {
+                if let index = index(of: name) {
+                    fields[index] = Field(name: name, value: newValue)
+                } else {
+                    fields.append(Field(name: name, value: newValue))
+                }
+            } else if let index = index(of: name) {
+                fields.remove(at: index)
+            }
+        }
+    }
+
+    /// Whether a field named `name` (any case) is present.
+    public func contains(_ name: String) -> Bool { index(of: name) != nil }
+
+    /// These fields with `other`'s fields set on top: `other` wins on a shared name.
+    public func merging(_ other: HTTPHeaders) -> HTTPHeaders {
+        var merged = self
+        for field in other.fields { merged[field.name] = field.value }
+        return merged
+    }
+
+    /// Whether there are no fields.
+    public var isEmpty: Bool { fields.isEmpty }
+
+    /// The fields as a dictionary, for APIs that want one.
+    public var dictionary: [String: String] {
+        Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+
+    private func index(of name: String) -> Int? {
+        fields.firstIndex { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    /// Equal when the same names (ignoring case) have the same values in the same order.
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.count == rhs.fields.count
+            && zip(lhs.fields, rhs.fields).allSatisfy { $0.name.lowercased() == $1.name.lowercased() && $0.value == $1.value }
+    }
+
+    /// Hashes names lowercased, consistent with `==`.
+    public func hash(into hasher: inout Hasher) {
+        for field in fields {
+            hasher.combine(field.name.lowercased())
+            hasher.combine(field.value)
+        }
+    }
+}
+
+extension HTTPHeaders: Sequence {
+    /// Iterates the fields in order.
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+}

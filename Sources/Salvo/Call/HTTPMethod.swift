@@ -1,0 +1,55 @@
+/// An HTTP request method: the standard ones as constants, any other by name.
+///
+/// ```swift
+/// let purge = HTTPMethod("PURGE")
+/// let endpoint = Endpoint(method: .patch, path: "/users/42")
+/// ```
+public struct HTTPMethod: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The method's name as sent on the wire, e.g. `"GET"`.
+    public let rawValue: String
+
+    /// A method with the given name; names are case-sensitive on the wire and kept as given.
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// A method with the given name.
+    public init(_ name: String) {
+        self.init(rawValue: name)
+    }
+
+    /// A method from a string literal: `let method: HTTPMethod = "PROPFIND"`.
+    public init(stringLiteral value: String) {
+        self.init(rawValue: value)
+    }
+
+    /// The method's name.
+    public var description: String { rawValue }
+
+    /// `GET`
+    public static let get = HTTPMethod("GET")
+    /// `POST`
+    public static let post = HTTPMethod("POST")
+    /// `PUT`
+    public static let put = HTTPMethod("PUT")
+    /// `PATCH`
+    public static let patch = HTTPMethod("PATCH")
+    /// `DELETE`
+    public static let delete = HTTPMethod("DELETE")
+    /// `HEAD`
+    public static let head = HTTPMethod("HEAD")
+    /// `OPTIONS`
+    public static let options = HTTPMethod("OPTIONS")
+    /// `TRACE`
+    public static let trace = HTTPMethod("TRACE")
+    /// `CONNECT`
+    public static let connect = HTTPMethod("CONNECT")
+
+    /// Whether repeating the request has the same effect as sending it once (RFC 9110 §9.2.2).
+    public var isIdempotent: Bool {
+        switch self {
+        case .get, .head, .put, .delete, .options, .trace: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension NetCall {
+    /// The request this call sends, before any action adapts it.
+    ///
+    /// - Throws: ``NetworkError/invalidRequest(_:)`` naming the part that is wrong: an empty host or
+    ///   one with spaces, a port outside 1–65535, a path with `?` or `#`, a header with CR/LF, a body
+    ///   that could not be encoded. Such a call never reaches the wire.
+    public func urlRequest() throws(NetworkError) -> URLRequest {
+        let url = try server.url(for: endpoint)
+        var request = URLRequest(url: url)
+        request.httpMethod = endpoint.method.rawValue
+        if let timeout = endpoint.timeout { request.timeoutInterval = timeout }
+        for field in server.defaultHeaders.merging(endpoint.headers) {
+            try Self.validate(field)
+            request.setValue(field.value, forHTTPHeaderField: field.name)
+        }
+        switch endpoint.body.content {
+        case .none:
+            break
+        case .data(let data, let contentType):
+            request.httpBody = data
+            if let contentType, request.value(forHTTPHeaderField: "Content-Type") == nil {
+                request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+            }
+        case .unencodable(let reason):
+            throw .invalidRequest(RequestProblem(.body, reason))
+        }
+        return request
+    }
+
+    private static func validate(_ field: HTTPHeaders.Field) throws(NetworkError) {
+        guard !field.name.isEmpty, field.name.utf8.allSatisfy(isTokenCharacter) else {
+            throw .invalidRequest(RequestProblem(.header, "header name \"\(field.name)\" must be a non-empty HTTP token (letters, digits, !#$%&'*+-.^_`|~)"))
+        }
+        guard !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) else {
+            throw .invalidRequest(RequestProblem(.header, "value of header \"\(field.name)\" contains a line break or NUL, which would inject headers"))
+        }
+    }
+
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+}
+
+extension ServerConfig {
+    /// The URL of `endpoint` on this server: scheme, host, port, API route, path and query, percent-encoded.
+    ///
+    /// - Throws: ``NetworkError/invalidRequest(_:)`` naming the scheme, host, port, path or URL that is wrong.
+    public func url(for endpoint: Endpoint) throws(NetworkError) -> URL {
+        var url = try origin()
+        let path = (endpoint.apiRoute ?? apiRoute).appending(endpoint.path)
+        if let problem = path.problem {
+            throw .invalidRequest(RequestProblem(.path, problem))
+        }
+        url += "/" + path.percentEncoded
+        let items = defaultQuery + endpoint.query
+        if !items.isEmpty {
+            url += "?" + items.map { item in
+                let name = PercentEncoding.component(item.name)
+                return item.value.map { name + "=" + PercentEncoding.component($0) } ?? name
+            }.joined(separator: "&")
+        }
+        guard let result = URL(string: url) else {
+            throw .invalidRequest(RequestProblem(.url, "\"\(url)\" is not a valid URL"))
+        }
+        return result
+    }
+
+    /// `scheme://host[:port]`, validated.
+    private func origin() throws(NetworkError) -> String {
+        let scheme = scheme.lowercased()
+        guard let first = scheme.utf8.first, isLetter(first),
+              scheme.utf8.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) else {
+            throw .invalidRequest(RequestProblem(.scheme, "scheme \"\(self.scheme)\" must be letters, digits, '+', '-' or '.', starting with a letter, such as https"))
+        }
+        var origin = scheme + "://" + (try validatedHost())
+        if let port {
+            guard (1...65_535).contains(port) else {
+                throw .invalidRequest(RequestProblem(.port, "port \(port) is outside 1–65535"))
+            }
+            origin += ":" + String(port)
+        }
+        return origin
+    }
+
+    private func validatedHost() throws(NetworkError) -> String {
+        guard !host.isEmpty else {
+            throw .invalidRequest(RequestProblem(.host, "the host is empty; set ServerConfig.host, e.g. \"api.example.com\""))
+        }
+        var bare = Substring(host)
+        if bare.hasPrefix("["), bare.hasSuffix("]") { bare = bare.dropFirst().dropLast() }
+        if bare.contains(":") {
+            guard bare.utf8.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else {
+                throw .invalidRequest(RequestProblem(.host, "host \"\(host)\" is not a valid IPv6 address"))
+            }
+            return "[" + bare + "]"
+        }
+        guard bare.utf8.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") }) else {
+            throw .invalidRequest(RequestProblem(.host, "host \"\(host)\" may only contain ASCII letters, digits, '-', '_' and '.' (no spaces, ports or paths; write international names in punycode)"))
+        }
+        return String(bare)
+    }
+}
+
+private func isLetter(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+}
+
+private func isDigit(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+}
+
+private func isHexDigit(_ byte: UInt8) -> Bool {
+    isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+}

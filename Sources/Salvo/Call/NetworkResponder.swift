@@ -1,0 +1,69 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The handlers that receive one call's outcome, each settable from a different place.
+///
+/// For each firing, handlers run in this order, each at most once, on the call's ``CallbackQueue``:
+/// 1. `taskHandler` when the task is created (not for a request that could not be built);
+/// 2. `responseHandler` with the response, `nil` when none arrived;
+/// 3. a transport failure, cancellation or invalid request: `errorHandler`, then `errorDataHandler`;
+/// 4. otherwise `httpResponseHandler` for an HTTP response, then
+///    - a status outside 200–299: `errorDataHandler(body)`, then `serverErrorHandler`;
+///    - otherwise `dataHandler(body)`.
+///
+/// ```swift
+/// var responder = NetworkResponder()
+/// responder.taskHandler = { _ in spinner.start() }       // in a view
+/// responder.dataHandler = { data in model.parse(data) } // in a model
+/// responder.errorHandler = { error in alerts.show(error) }
+/// ```
+public struct NetworkResponder: Sendable {
+    /// Receives the task as soon as it is created, e.g. to keep it for cancelling.
+    public var taskHandler: @Sendable (NetworkTask) -> Void
+    /// Receives the response, or `nil` when the call failed before one arrived.
+    public var responseHandler: @Sendable (URLResponse?) -> Void
+    /// Receives the HTTP response whatever its status.
+    public var httpResponseHandler: @Sendable (HTTPURLResponse) -> Void
+    /// Receives the body of a successful (2xx) response; empty when there is none.
+    public var dataHandler: @Sendable (Data) -> Void
+    /// Receives transport failures, cancellation, invalid requests and action failures.
+    public var errorHandler: @Sendable (NetworkError) -> Void
+    /// Receives ``NetworkError/serverStatus(_:)`` for a status outside 200–299.
+    public var serverErrorHandler: @Sendable (NetworkError) -> Void
+    /// Receives the body that came with any failure, `nil` when there was none.
+    public var errorDataHandler: @Sendable (Data?) -> Void
+
+    /// A responder whose handlers default to doing nothing.
+    public init(
+        taskHandler: @escaping @Sendable (NetworkTask) -> Void = { _ in },
+        responseHandler: @escaping @Sendable (URLResponse?) -> Void = { _ in },
+        httpResponseHandler: @escaping @Sendable (HTTPURLResponse) -> Void = { _ in },
+        dataHandler: @escaping @Sendable (Data) -> Void = { _ in },
+        errorHandler: @escaping @Sendable (NetworkError) -> Void = { _ in },
+        serverErrorHandler: @escaping @Sendable (NetworkError) -> Void = { _ in },
+        errorDataHandler: @escaping @Sendable (Data?) -> Void = { _ in }
+    ) {
+        self.taskHandler = taskHandler
+        self.responseHandler = responseHandler
+        self.httpResponseHandler = httpResponseHandler
+        self.dataHandler = dataHandler
+        self.errorHandler = errorHandler
+        self.serverErrorHandler = serverErrorHandler
+        self.errorDataHandler = errorDataHandler
+    }
+
+    /// A responder that runs this responder's handler, then `other`'s, for every event.
+    public func combined(with other: NetworkResponder) -> NetworkResponder {
+        NetworkResponder(
+            taskHandler: { [first = taskHandler] in first($0); other.taskHandler($0) },
+            responseHandler: { [first = responseHandler] in first($0); other.responseHandler($0) },
+            httpResponseHandler: { [first = httpResponseHandler] in first($0); other.httpResponseHandler($0) },
+            dataHandler: { [first = dataHandler] in first($0); other.dataHandler($0) },
+            errorHandler: { [first = errorHandler] in first($0); other.errorHandler($0) },
+            serverErrorHandler: { [first = serverErrorHandler] in first($0); other.serverErrorHandler($0) },
+            errorDataHandler: { [first = errorDataHandler] in first($0); other.errorDataHandler($0) }
+        )
+    }
+}

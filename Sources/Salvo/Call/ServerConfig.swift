@@ -1,0 +1,68 @@
+import Foundation
+
+/// Where calls go: scheme, host, port, API route, and what every call to that server carries.
+///
+/// Switching production, staging, `localhost:3000` or API v2 is one value swap; endpoints never change.
+///
+/// ```swift
+/// let production = ServerConfig(host: "api.example.com", apiRoute: "v1",
+///                               defaultHeaders: ["Accept": "application/json"])
+/// let local = try ServerConfig(baseURL: "http://localhost:3000/v1")
+/// ```
+public struct ServerConfig: Sendable {
+    /// The URL scheme, `https` by default.
+    public var scheme: String
+    /// The host name or IP address (an IPv6 address may be given with or without brackets).
+    public var host: String
+    /// The port, `nil` for the scheme's default.
+    public var port: Int?
+    /// The path every endpoint lives under, e.g. `"api/v1"`; an endpoint may replace it.
+    public var apiRoute: EndpointPath
+    /// Header fields sent with every call; an endpoint's fields of the same name win.
+    public var defaultHeaders: HTTPHeaders
+    /// Query items sent first on every call.
+    public var defaultQuery: [URLQueryItem]
+    /// Actions that run around every call to this server, before the call's own actions.
+    public var actions: [any NetworkAction]
+
+    /// A server from its parts.
+    public init(
+        scheme: String = "https",
+        host: String,
+        port: Int? = nil,
+        apiRoute: EndpointPath = "",
+        defaultHeaders: HTTPHeaders = [:],
+        defaultQuery: [URLQueryItem] = [],
+        actions: [any NetworkAction] = []
+    ) {
+        self.scheme = scheme
+        self.host = host
+        self.port = port
+        self.apiRoute = apiRoute
+        self.defaultHeaders = defaultHeaders
+        self.defaultQuery = defaultQuery
+        self.actions = actions
+    }
+
+    /// A server from a base URL such as `"http://localhost:3000/api/v1"`.
+    ///
+    /// - Throws: ``NetworkError/invalidRequest(_:)`` when the string is not an absolute
+    ///   http(s) URL with a host, or carries a query or fragment.
+    public init(baseURL: String, defaultHeaders: HTTPHeaders = [:], actions: [any NetworkAction] = []) throws(NetworkError) {
+        guard let components = URLComponents(string: baseURL.trimmingCharacters(in: .whitespaces)),
+              let scheme = components.scheme, let host = components.host, !host.isEmpty else {
+            throw .invalidRequest(RequestProblem(.url, "base URL \"\(baseURL)\" is not an absolute URL with a scheme and a host"))
+        }
+        guard components.query == nil, components.fragment == nil else {
+            throw .invalidRequest(RequestProblem(.url, "base URL \"\(baseURL)\" must not have a query or fragment; use defaultQuery"))
+        }
+        self.init(
+            scheme: scheme,
+            host: host,
+            port: components.port,
+            apiRoute: EndpointPath(percentEncoded: components.percentEncodedPath),
+            defaultHeaders: defaultHeaders,
+            actions: actions
+        )
+    }
+}

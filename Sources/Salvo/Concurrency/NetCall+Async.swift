@@ -1,0 +1,93 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension NetCall {
+    /// Fires the call through its ``firingFunction`` and returns the successful response.
+    ///
+    /// Mock and replay firing drive this exactly like production firing. The call's own responder
+    /// is not used: the outcome is the return value or the thrown error. Cancelling the Swift task
+    /// cancels the request and throws ``NetworkError/cancelled``.
+    ///
+    /// - Throws: ``NetworkError``: `.serverStatus` for a status outside 200–299, `.transport`,
+    ///   `.invalidRequest`, or `.cancelled`.
+    public func response() async throws(NetworkError) -> NetworkResponse {
+        try await result().get()
+    }
+
+    /// Fires the call and decodes the successful body as `T`.
+    ///
+    /// ```swift
+    /// let user = try await userCall.value(as: User.self)
+    /// ```
+    ///
+    /// - Throws: ``NetworkError``; `.decoding` carries the body that did not decode.
+    public func value<T: Decodable>(as type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) async throws(NetworkError) -> T {
+        let response = try await response()
+        return try decode(type, from: response.data, decoder: decoder).get()
+    }
+
+    /// Fires the call and decodes the successful body as `T`, or the failure's body as `E`.
+    ///
+    /// - Throws: ``APIError`` whose `body` is the server's error body decoded as `E`, or `nil`
+    ///   when there was none or it did not decode.
+    public func value<T: Decodable, E: Decodable & Sendable>(
+        as type: T.Type = T.self,
+        errorBody: E.Type,
+        decoder: JSONDecoder = JSONDecoder()
+    ) async throws(APIError<E>) -> T {
+        do {
+            return try await value(as: type, decoder: decoder)
+        } catch {
+            throw APIError(error: error, body: decodeErrorBody(E.self, of: error, decoder: decoder))
+        }
+    }
+
+    private func result() async -> Result<NetworkResponse, NetworkError> {
+        let handle = TaskHandle()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let once = Locked<CheckedContinuation<Result<NetworkResponse, NetworkError>, Never>?>(continuation)
+                let response = Locked<URLResponse?>(nil)
+                @Sendable func resume(_ result: Result<NetworkResponse, NetworkError>) {
+                    once.withLock { pending in
+                        defer { pending = nil }
+                        return pending
+                    }?.resume(returning: result)
+                }
+                var call = self
+                call.callbackQueue = .immediate
+                call.responder = NetworkResponder(
+                    responseHandler: { value in response.withLock { $0 = value } },
+                    dataHandler: { data in resume(.success(NetworkResponse(data: data, response: response.withLock { $0 }))) },
+                    errorHandler: { resume(.failure($0)) },
+                    serverErrorHandler: { resume(.failure($0)) }
+                )
+                handle.attach(call.fire())
+            }
+        } onCancel: {
+            handle.cancel()
+        }
+    }
+}
+
+/// Holds the task of an async firing so that Swift task cancellation, which may come first, reaches it.
+private final class TaskHandle: Sendable {
+    private let state = Locked<(task: NetworkTask?, isCancelled: Bool)>((nil, false))
+
+    func attach(_ task: NetworkTask) {
+        let cancelNow = state.withLock { state in
+            state.task = task
+            return state.isCancelled
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    func cancel() {
+        state.withLock { state in
+            state.isCancelled = true
+            return state.task
+        }?.cancel()
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Everything that can go wrong with a call, with the context a person needs to act on it.
+///
+/// ```swift
+/// do {
+///     let user = try await call.value(as: User.self)
+/// } catch .serverStatus(let failure) where failure.statusCode == 404 {
+///     showNotFound()
+/// } catch {
+///     showAlert(error.localizedDescription)
+/// }
+/// ```
+public enum NetworkError: Error, Sendable {
+    /// The call could not be turned into a valid request; nothing was sent.
+    case invalidRequest(RequestProblem)
+    /// The request did not complete: no connection, timeout, connection dropped mid-body.
+    case transport(URLError)
+    /// The server answered with a status outside the acceptable range (200–299 by default).
+    case serverStatus(ServerFailure)
+    /// The response body could not be decoded into the expected type.
+    case decoding(DecodingFailure)
+    /// The call was cancelled before it completed.
+    case cancelled
+}
+
+extension NetworkError {
+    /// The HTTP status code, when the server answered with an unacceptable one.
+    public var statusCode: Int? {
+        if case .serverStatus(let failure) = self { return failure.statusCode }
+        return nil
+    }
+
+    /// The body the server sent with an unacceptable status or an undecodable response.
+    public var responseBody: Data? {
+        switch self {
+        case .serverStatus(let failure): return failure.body
+        case .decoding(let failure): return failure.body
+        default: return nil
+        }
+    }
+
+    /// Whether the call ended because it was cancelled.
+    public var isCancelled: Bool {
+        if case .cancelled = self { return true }
+        return false
+    }
+
+    /// Maps any error from a session, an action or a decoder onto a `NetworkError`.
+    ///
+    /// - Parameter error: the error to classify; a `NetworkError` is returned unchanged.
+    /// - Returns: `.cancelled` for cancellation, `.transport` for URL errors, `.transport(URLError(.unknown))` otherwise.
+    public init(_ error: any Error) {
+        if let networkError = error as? NetworkError {
+            self = networkError
+        } else if error is CancellationError {
+            self = .cancelled
+        } else if let urlError = error as? URLError {
+            self = urlError.code == .cancelled ? .cancelled : .transport(urlError)
+        } else {
+            let nsError = error as NSError
+            if nsError.domain == NSURLErrorDomain {
+                // The initializer is failable on Linux and not on Apple platforms; this compiles on both.
+                let known: URLError.Code? = URLError.Code(rawValue: nsError.code)
+                let code = known ?? .unknown
+                self = code == .cancelled ? .cancelled : .transport(URLError(code, userInfo: nsError.userInfo))
+            } else {
+                self = .transport(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "\(error)"]))
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension NetCall {
+    /// The one firing path: build the request, run the actions around sending it through
+    /// `session`, and hand the final outcome to the responder on the callback queue.
+    ///
+    /// Without actions the path is synchronous up to the session, so a session that answers at
+    /// once (mock firing) costs no thread hop.
+    func run(through session: any NetworkSession) -> NetworkTask {
+        let responder = responder
+        let queue = callbackQueue
+        let task = NetworkTask { outcome in queue.run { responder.dispatch(outcome) } }
+        let request: URLRequest
+        do {
+            request = try urlRequest()
+        } catch {
+            task.finish(with: NetworkOutcome(request: nil, error: error))
+            return task
+        }
+        queue.run { responder.taskHandler(task) }
+        let actions = server.actions + self.actions
+        if actions.isEmpty {
+            Self.send(request, through: session, for: task) { task.finish(with: $0) }
+        } else {
+            let call = self
+            let work = Task { await call.attempt(request, with: actions, through: session, for: task) }
+            task.onCancel { work.cancel() }
+        }
+        return task
+    }
+
+    /// Runs attempts until an action stops asking for retries, then finishes the task.
+    private func attempt(
+        _ request: URLRequest,
+        with actions: [any NetworkAction],
+        through session: any NetworkSession,
+        for task: NetworkTask
+    ) async {
+        var attempt = 1
+        while !task.isCancelled {
+            var outcome = await prepareAndSend(request, with: actions, through: session, for: task)
+            var retryDelay: TimeInterval?
+            decisions: for action in actions {
+                switch await action.decide(after: outcome, for: self, attempt: attempt) {
+                case .proceed:
+                    continue
+                case .fail(let error):
+                    outcome.error = error
+                case .retry:
+                    retryDelay = 0
+                    break decisions
+                case .retryAfter(let seconds):
+                    retryDelay = seconds
+                    break decisions
+                }
+            }
+            guard let retryDelay else {
+                task.finish(with: outcome)
+                return
+            }
+            await Self.sleep(seconds: retryDelay)
+            attempt += 1
+        }
+    }
+
+    private func prepareAndSend(
+        _ request: URLRequest,
+        with actions: [any NetworkAction],
+        through session: any NetworkSession,
+        for task: NetworkTask
+    ) async -> NetworkOutcome {
+        var prepared = request
+        do {
+            for action in actions {
+                prepared = try await action.prepare(prepared, for: self)
+            }
+        } catch {
+            return NetworkOutcome(request: prepared, error: Self.actionError(error, from: prepared))
+        }
+        return await withCheckedContinuation { continuation in
+            Self.send(prepared, through: session, for: task) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// Sends one request; `completion` is called exactly once, also when the task is cancelled.
+    private static func send(
+        _ request: URLRequest,
+        through session: any NetworkSession,
+        for task: NetworkTask,
+        completion: @escaping @Sendable (NetworkOutcome) -> Void
+    ) {
+        guard !task.isCancelled else {
+            completion(NetworkOutcome(request: request, error: .cancelled))
+            return
+        }
+        let sessionTask = session.start(request) { data, response, error in
+            completion(NetworkOutcome(request: request, response: response, data: data, error: error.map(NetworkError.init)))
+        }
+        task.onCancel { sessionTask.cancel() }
+    }
+
+    private static func actionError(_ error: any Error, from request: URLRequest) -> NetworkError {
+        if let networkError = error as? NetworkError { return networkError }
+        if error is CancellationError { return .cancelled }
+        return .invalidRequest(RequestProblem(.action, "an action refused \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? ""): \(error)"))
+    }
+
+    /// Waits `seconds` (clamped to 0…1 hour, so a server's `Retry-After` cannot stall or crash
+    /// a call); returns early when the task running it is cancelled.
+    private static func sleep(seconds: TimeInterval) async {
+        guard seconds.isFinite, seconds > 0 else { return }
+        try? await Task.sleep(nanoseconds: UInt64(min(seconds, 3_600) * 1_000_000_000))
+    }
+}

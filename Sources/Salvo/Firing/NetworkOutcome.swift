@@ -1,0 +1,44 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What one attempt at a call produced: the request sent and the response, body or error that came back.
+///
+/// Actions see it after each attempt; the responder receives it once, after the last.
+public struct NetworkOutcome: Sendable {
+    /// The request as sent, after every action adapted it; `nil` when it could not be built.
+    public var request: URLRequest?
+    /// The response, `nil` when none arrived.
+    public var response: URLResponse?
+    /// The body received, if any.
+    public var data: Data?
+    /// Why the attempt failed before (or instead of) a usable response: transport failure,
+    /// cancellation, invalid request, or an error an action chose; `nil` when a response arrived.
+    public var error: NetworkError?
+
+    /// An outcome from its parts.
+    public init(request: URLRequest?, response: URLResponse? = nil, data: Data? = nil, error: NetworkError? = nil) {
+        self.request = request
+        self.response = response
+        self.data = data
+        self.error = error
+    }
+
+    /// The response as an HTTP response, if it is one.
+    public var httpResponse: HTTPURLResponse? { response as? HTTPURLResponse }
+
+    /// The HTTP status code, if an HTTP response arrived.
+    public var statusCode: Int? { httpResponse?.statusCode }
+
+    /// The body on success, or the error the responder will receive.
+    ///
+    /// A status outside 200–299 is ``NetworkError/serverStatus(_:)`` carrying the status, URL and body.
+    public var result: Result<Data, NetworkError> {
+        if let error { return .failure(error) }
+        if let http = httpResponse, !(200..<300).contains(http.statusCode) {
+            return .failure(.serverStatus(ServerFailure(response: http, body: data)))
+        }
+        return .success(data ?? Data())
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Something that sends a request and reports what came back: `URLSession`, or a fake in tests.
+///
+/// Production firing uses a session; inject your own configured `URLSession` or any conforming type.
+public protocol NetworkSession: Sendable {
+    /// Starts sending `request` and calls `completion` exactly once with what came back.
+    ///
+    /// After the returned task is cancelled, `completion` is still called (with `URLError(.cancelled)`,
+    /// as `URLSession` does); Salvo ignores it.
+    func start(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> any NetworkSessionTask
+}
+
+/// A request a ``NetworkSession`` has started; `URLSessionTask` is one.
+public protocol NetworkSessionTask: Sendable {
+    /// Stops the request.
+    func cancel()
+}
+
+extension URLSessionTask: NetworkSessionTask {}
+
+extension URLSession: NetworkSession {
+    /// Starts a data task for `request`.
+    public func start(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> any NetworkSessionTask {
+        let task = dataTask(with: request, completionHandler: completion)
+        task.resume()
+        return task
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// One firing of a call: cancel it, or ask whether it has finished.
+///
+/// A task delivers exactly one outcome to its responder. Cancelling a task that has not finished
+/// delivers ``NetworkError/cancelled`` at once, stops the request and any pending retry, and
+/// drops whatever the transport reports later.
+///
+/// ```swift
+/// let task = call.fire()
+/// task.cancel()
+/// ```
+public final class NetworkTask: Sendable {
+    private struct State {
+        var isFinished = false
+        var isCancelled = false
+        var cancelHandlers: [@Sendable () -> Void] = []
+    }
+
+    private let state = Locked(State())
+    private let deliver: @Sendable (NetworkOutcome) -> Void
+
+    /// A task that hands its one outcome to `deliver`.
+    ///
+    /// Custom firing functions create one and call ``finish(with:)`` exactly when their work ends.
+    public init(deliver: @escaping @Sendable (NetworkOutcome) -> Void) {
+        self.deliver = deliver
+    }
+
+    /// Whether ``cancel()`` was called before the task finished.
+    public var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+    /// Whether the task has delivered its outcome (including by being cancelled).
+    public var isFinished: Bool { state.withLock { $0.isFinished } }
+
+    /// Cancels the call: delivers ``NetworkError/cancelled`` now unless it already finished, and
+    /// stops the request and any pending retry.
+    public func cancel() {
+        let handlers: [@Sendable () -> Void]? = state.withLock { state in
+            guard !state.isFinished else { return nil }
+            state.isFinished = true
+            state.isCancelled = true
+            defer { state.cancelHandlers = [] }
+            return state.cancelHandlers
+        }
+        guard let handlers else { return }
+        deliver(NetworkOutcome(request: nil, error: .cancelled))
+        handlers.forEach { $0() }
+    }
+
+    /// Registers work to run when the task is cancelled; runs it now if it already was.
+    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state in
+            if state.isCancelled { return true }
+            if !state.isFinished { state.cancelHandlers.append(handler) }
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    /// Delivers `outcome` unless the task already finished or was cancelled.
+    ///
+    /// - Returns: whether this call delivered it.
+    @discardableResult
+    public func finish(with outcome: NetworkOutcome) -> Bool {
+        let isFirst = state.withLock { state in
+            guard !state.isFinished else { return false }
+            state.isFinished = true
+            state.cancelHandlers = []
+            return true
+        }
+        if isFirst { deliver(outcome) }
+        return isFirst
+    }
+}
