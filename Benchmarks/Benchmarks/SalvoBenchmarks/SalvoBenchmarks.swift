@@ -1,0 +1,50 @@
+import Benchmark
+import Foundation
+import SalvoWorkloads
+
+// Each Salvo benchmark is registered right before its baseline, so both run in the same process
+// and sit next to each other in the output. `salvo-bench-ratios` prints the paired ratios.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
+        timeUnits: .nanoseconds,
+        warmupIterations: 10,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(2),
+        maxIterations: 10_000
+    )
+    registerRequestBuilding()
+    registerMockFiring()
+    registerMockDecoding()
+    registerHTTPFiring()
+}
+
+func registerRequestBuilding() {
+    let building = RequestBuilding()
+    Benchmark("1 Request building: Salvo") { benchmark in
+        for id in benchmark.scaledIterations { blackHole(try building.salvo(id: id)) }
+    }
+    Benchmark("1 Request building: baseline URLComponents") { benchmark in
+        for id in benchmark.scaledIterations { blackHole(building.baseline(id: id)) }
+    }
+}
+
+func registerMockFiring() {
+    let firing = MockFiring()
+    Benchmark("2 Mock fire to dataHandler: Salvo") { benchmark in
+        for _ in benchmark.scaledIterations { firing.fire() }
+    }
+    Benchmark("2 Mock fire to dataHandler: baseline request building alone") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try firing.buildRequest()) }
+    }
+}
+
+func registerMockDecoding() {
+    let decoding = MockDecoding()
+    Benchmark("3 Mock fire + decode: Salvo") { benchmark in
+        for _ in benchmark.scaledIterations { decoding.salvo() }
+    }
+    Benchmark("3 Mock fire + decode: baseline JSONDecoder") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try decoding.baseline()) }
+    }
+}

@@ -1,0 +1,37 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Salvo's benchmarks, a package of their own so the library stays dependency-free.
+//   swift package benchmark                                 (from this directory)
+//   swift run -c release salvo-bench-ratios                 (paired ratios)
+// See Docs/Performance.md for what they measure and the latest numbers.
+let package = Package(
+    name: "SalvoBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "Salvo", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // The work both tools measure, each Salvo side next to its baseline.
+        .target(
+            name: "SalvoWorkloads",
+            dependencies: [.product(name: "Salvo", package: "Salvo")]
+        ),
+        // package-benchmark suite: time and mallocs per benchmark and per baseline.
+        .executableTarget(
+            name: "SalvoBenchmarks",
+            dependencies: [
+                "SalvoWorkloads",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/SalvoBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Paired ratios: both sides timed alternately in rounds, median of the per-round ratios.
+        .executableTarget(
+            name: "salvo-bench-ratios",
+            dependencies: ["SalvoWorkloads"]
+        ),
+    ]
+)

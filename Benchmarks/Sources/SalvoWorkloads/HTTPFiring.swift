@@ -1,0 +1,74 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Salvo
+
+/// Benchmark 5: production firing against raw `URLSession.data(for:)`, over loopback HTTP.
+///
+/// Both sides use the same `URLSession` (no cache) and fetch the same 64-byte body. The raw side's
+/// request is built once up front; the Salvo side builds its request on every call, so Salvo is
+/// charged for request building, its pipeline and its async bridge.
+public struct HTTPFiring: Sendable {
+    /// The route fetched by both sides.
+    public static let bodySize = 64
+
+    private let call: NetCall
+    private let request: URLRequest
+    private let session: URLSession
+
+    /// A workload against the loopback server at `baseURL`, `maxConnections` connections at most.
+    public init(baseURL: URL, maxConnections: Int = 16) throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpMaximumConnectionsPerHost = maxConnections
+        session = URLSession(configuration: configuration)
+        let server = try ServerConfig(baseURL: baseURL.absoluteString)
+        call = NetCall(
+            server: server,
+            endpoint: .get("/bytes", query: ["n": String(Self.bodySize)]),
+            callbackQueue: .immediate,
+            firingFunction: .session(session)
+        )
+        request = try call.urlRequest()
+    }
+
+    /// One Salvo request: `NetCall.response()`.
+    public func salvoOnce() async throws {
+        let response = try await call.response()
+        guard response.data.count == Self.bodySize else { throw WorkloadError("Salvo got \(response.data.count) bytes") }
+    }
+
+    /// One raw request: `URLSession.data(for:)` plus the status check every caller needs.
+    public func rawOnce() async throws {
+        let (data, response) = try await session.data(for: request)
+        guard let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
+            throw WorkloadError("raw request failed: \(response)")
+        }
+        guard data.count == Self.bodySize else { throw WorkloadError("raw got \(data.count) bytes") }
+    }
+
+    /// Runs `count` Salvo requests, `concurrency` at a time.
+    public func salvo(count: Int, concurrency: Int) async throws {
+        try await Self.run(count: count, concurrency: concurrency) { try await salvoOnce() }
+    }
+
+    /// Runs `count` raw requests, `concurrency` at a time.
+    public func raw(count: Int, concurrency: Int) async throws {
+        try await Self.run(count: count, concurrency: concurrency) { try await rawOnce() }
+    }
+
+    /// `concurrency` workers each doing their share of `count` requests one after another.
+    private static func run(count: Int, concurrency: Int, _ once: @escaping @Sendable () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<concurrency {
+                let share = count / concurrency + (worker < count % concurrency ? 1 : 0)
+                group.addTask {
+                    for _ in 0..<share { try await once() }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import SalvoWorkloads
+
+/// The comparisons the spec asks for (issue 6), each Salvo side next to its baseline.
+enum Comparisons {
+    /// Benchmarks 1–3: in-process work, `batch` operations per timed batch.
+    static func inProcess(batch: Int) throws -> [Comparison] {
+        let building = RequestBuilding()
+        try building.checkEquivalence()
+        let firing = MockFiring()
+        try firing.checkDelivery()
+        let decoding = MockDecoding()
+        try decoding.checkEquivalence()
+        return [
+            Comparison(
+                name: "1 request building", baselineName: "URLComponents by hand",
+                target: .ratio(atMost: 1.0, aim: 0.5), operationsPerBatch: batch,
+                salvo: { for id in 0..<batch { sink(try building.salvo(id: id)) } },
+                baseline: { for id in 0..<batch { sink(building.baseline(id: id)) } }
+            ),
+            Comparison(
+                name: "2 mock fire to dataHandler", baselineName: "building its request",
+                target: .extraNanoseconds(atMost: 1_000), operationsPerBatch: batch,
+                salvo: { for _ in 0..<batch { firing.fire() } },
+                baseline: { for _ in 0..<batch { sink(try firing.buildRequest()) } }
+            ),
+            Comparison(
+                name: "3 mock fire + decode", baselineName: "JSONDecoder alone",
+                target: .ratio(atMost: 1.3), operationsPerBatch: batch,
+                salvo: { for _ in 0..<batch { decoding.salvo() } },
+                baseline: { for _ in 0..<batch { sink(try decoding.baseline()) } }
+            ),
+        ]
+    }
+
+    /// Benchmark 5: `requests` per side per round against the loopback server, at each concurrency.
+    static func http(server: LoopbackServer, requests: Int, concurrencies: [Int]) throws -> [Comparison] {
+        let firing = try HTTPFiring(baseURL: server.baseURL, maxConnections: concurrencies.max() ?? 1)
+        return concurrencies.map { concurrency in
+            Comparison(
+                name: "5 HTTP, concurrency \(concurrency)", baselineName: "URLSession.data(for:)",
+                target: .ratio(atMost: 1.05), operationsPerBatch: requests,
+                salvo: { try await firing.salvo(count: requests, concurrency: concurrency) },
+                baseline: { try await firing.raw(count: requests, concurrency: concurrency) }
+            )
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import SalvoWorkloads
+
+// salvo-bench-ratios: the paired Salvo/baseline ratios of Docs/Performance.md.
+//
+//   swift run --package-path Benchmarks -c release salvo-bench-ratios [--rounds N] [--batch N]
+//       [--requests N] [--only SUBSTRING]
+
+struct Options {
+    var rounds = 11
+    var batch = 20_000
+    var requests = 2_000
+    var only: String?
+
+    init(_ arguments: [String]) throws {
+        var rest = arguments[...]
+        while let flag = rest.popFirst() {
+            guard let value = rest.popFirst() else { throw WorkloadError("\(flag) needs a value") }
+            switch flag {
+            case "--rounds": rounds = try Self.count(value, flag)
+            case "--batch": batch = try Self.count(value, flag)
+            case "--requests": requests = try Self.count(value, flag)
+            case "--only": only = value
+            default: throw WorkloadError("unknown option \(flag)")
+            }
+        }
+    }
+
+    private static func count(_ text: String, _ flag: String) throws -> Int {
+        guard let value = Int(text), value > 0 else { throw WorkloadError("\(flag) needs a positive integer, got \(text)") }
+        return value
+    }
+}
+
+func selected(_ name: String, _ options: Options) -> Bool {
+    options.only.map { name.localizedCaseInsensitiveContains($0) } ?? true
+}
+
+do {
+    let options = try Options(Array(CommandLine.arguments.dropFirst()))
+    let timer = PairedTimer(rounds: options.rounds)
+    var comparisons = try Comparisons.inProcess(batch: options.batch).filter { selected($0.name, options) }
+    var server: LoopbackServer?
+    if selected("5 HTTP", options) {
+        let started = try LoopbackServer()
+        server = started
+        comparisons += try Comparisons.http(server: started, requests: options.requests, concurrencies: [1, 16])
+    }
+    print(Report.header(rounds: options.rounds))
+    for comparison in comparisons {
+        let result = try await timer.run(comparison)
+        print(Report.row(result))
+    }
+    server?.stop()
+} catch {
+    FileHandle.standardError.write(Data("salvo-bench-ratios: \(error)\n".utf8))
+    exit(1)
+}
