@@ -88,9 +88,7 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
             if problem == nil, literal.contains(where: { $0 == "?" || $0 == "#" }) {
                 problem = "path \"\(literal)\" contains '?' or '#'; put query items in the endpoint's query instead"
             }
-            encoded += literal.split(separator: "/", omittingEmptySubsequences: false)
-                .map { PercentEncoding.component(String($0)) }
-                .joined(separator: "/")
+            encoded += PercentEncoding.path(literal)
         }
 
         /// Appends one path segment; every reserved character in it is encoded.

@@ -71,6 +71,8 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
 
     /// These fields with `other`'s fields set on top: `other` wins on a shared name.
     public func merging(_ other: HTTPHeaders) -> HTTPHeaders {
+        if other.isEmpty { return self }
+        if isEmpty { return other }
         var merged = self
         for field in other.fields { merged[field.name] = field.value }
         return merged
@@ -85,7 +87,31 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     }
 
     private func index(of name: String) -> Int? {
-        fields.firstIndex { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        fields.firstIndex { Self.namesMatch($0.name, name) }
+    }
+
+    /// Whether two field names are equal ignoring case.
+    ///
+    /// Header names are ASCII tokens, so they are compared byte by byte with ASCII case folding;
+    /// Foundation's `caseInsensitiveCompare`, many times slower on Linux, only decides for non-ASCII text.
+    private static func namesMatch(_ lhs: String, _ rhs: String) -> Bool {
+        var left = lhs.utf8.makeIterator()
+        var right = rhs.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil):
+                return true
+            case let (a?, b?) where a < 0x80 && b < 0x80:
+                let folded = a | 0x20
+                guard a == b || (folded == b | 0x20 && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(folded)) else {
+                    return false
+                }
+            case (nil, let byte?) where byte < 0x80, (let byte?, nil) where byte < 0x80:
+                return false
+            default:
+                return lhs.caseInsensitiveCompare(rhs) == .orderedSame
+            }
+        }
     }
 
     /// Equal when the same names (ignoring case) have the same values in the same order.

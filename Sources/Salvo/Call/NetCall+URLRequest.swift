@@ -12,12 +12,14 @@ extension NetCall {
     public func urlRequest() throws(NetworkError) -> URLRequest {
         let url = try server.url(for: endpoint)
         var request = URLRequest(url: url)
-        request.httpMethod = endpoint.method.rawValue
+        // A new request is already a GET; setting the method is not free on Linux (it is normalised).
+        if endpoint.method != .get { request.httpMethod = endpoint.method.rawValue }
         if let timeout = endpoint.timeout { request.timeoutInterval = timeout }
-        for field in server.defaultHeaders.merging(endpoint.headers) {
+        let headers = server.defaultHeaders.merging(endpoint.headers)
+        for field in headers {
             try Self.validate(field)
-            request.setValue(field.value, forHTTPHeaderField: field.name)
         }
+        request.setHeaderFields(headers)
         switch endpoint.body.content {
         case .none:
             break
@@ -61,13 +63,17 @@ extension ServerConfig {
         if let problem = path.problem {
             throw .invalidRequest(RequestProblem(.path, problem))
         }
-        url += "/" + path.percentEncoded
-        let items = defaultQuery + endpoint.query
-        if !items.isEmpty {
-            url += "?" + items.map { item in
-                let name = PercentEncoding.component(item.name)
-                return item.value.map { name + "=" + PercentEncoding.component($0) } ?? name
-            }.joined(separator: "&")
+        url += "/"
+        url += path.percentEncoded
+        var separator = "?"
+        for item in [defaultQuery, endpoint.query].joined() {
+            url += separator
+            url += PercentEncoding.component(item.name)
+            if let value = item.value {
+                url += "="
+                url += PercentEncoding.component(value)
+            }
+            separator = "&"
         }
         guard let result = URL(string: url) else {
             throw .invalidRequest(RequestProblem(.url, "\"\(url)\" is not a valid URL"))
@@ -98,7 +104,7 @@ extension ServerConfig {
         }
         var bare = Substring(host)
         if bare.hasPrefix("["), bare.hasSuffix("]") { bare = bare.dropFirst().dropLast() }
-        if bare.contains(":") {
+        if bare.utf8.contains(UInt8(ascii: ":")) {
             guard bare.utf8.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else {
                 throw .invalidRequest(RequestProblem(.host, "host \"\(host)\" is not a valid IPv6 address"))
             }

@@ -9,18 +9,24 @@ enum PercentEncoding {
         encode(text, spaceAsPlus: false)
     }
 
+    /// Encodes path text whose `/` separate segments: like `component` on each segment, in one pass.
+    static func path(_ text: String) -> String {
+        encode(text, spaceAsPlus: false, keepingSlashes: true)
+    }
+
     /// Encodes a form field name or value: like `component`, but a space becomes `+`.
     static func formField(_ text: String) -> String {
         encode(text, spaceAsPlus: true)
     }
 
-    private static func encode(_ text: String, spaceAsPlus: Bool) -> String {
+    private static func encode(_ text: String, spaceAsPlus: Bool, keepingSlashes: Bool = false) -> String {
         let utf8 = text.utf8
-        if utf8.allSatisfy(isUnreserved) { return text }
+        let slash: UInt8? = keepingSlashes ? UInt8(ascii: "/") : nil
+        if utf8.allSatisfy({ isUnreserved($0) || $0 == slash }) { return text }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count * 3)
         for byte in utf8 {
-            if isUnreserved(byte) {
+            if isUnreserved(byte) || byte == slash {
                 bytes.append(byte)
             } else if spaceAsPlus && byte == UInt8(ascii: " ") {
                 bytes.append(UInt8(ascii: "+"))
