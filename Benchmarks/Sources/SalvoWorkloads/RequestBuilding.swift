@@ -40,8 +40,7 @@ public struct RequestBuilding: Sendable {
             URLQueryItem(name: "sort", value: "created desc"),
         ]
         guard let url = components.url else { return nil }
-        var request = URLRequest(url: url)
-        request.httpMethod = "GET"
+        var request = URLRequest(url: url)  // a new request is a GET
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue("bench", forHTTPHeaderField: "X-Request-Source")
         return request
