@@ -58,11 +58,14 @@ extension ServerConfig {
     ///
     /// - Throws: ``NetworkError/invalidRequest(_:)`` naming the scheme, host, port, path or URL that is wrong.
     public func url(for endpoint: Endpoint) throws(NetworkError) -> URL {
-        var url = try origin()
         let path = (endpoint.apiRoute ?? apiRoute).appending(endpoint.path)
         if let problem = path.problem {
             throw .invalidRequest(RequestProblem(.path, problem))
         }
+        // Built in one buffer: this runs on every firing, so no intermediate strings.
+        var url = ""
+        url.reserveCapacity(scheme.utf8.count + host.utf8.count + path.percentEncoded.utf8.count + 64)
+        try appendOrigin(to: &url)
         url += "/"
         url += path.percentEncoded
         var separator = "?"
@@ -81,39 +84,45 @@ extension ServerConfig {
         return result
     }
 
-    /// `scheme://host[:port]`, validated.
-    private func origin() throws(NetworkError) -> String {
-        let scheme = scheme.lowercased()
+    /// Appends `scheme://host[:port]`, validated.
+    private func appendOrigin(to url: inout String) throws(NetworkError) {
         guard let first = scheme.utf8.first, isLetter(first),
               scheme.utf8.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) else {
-            throw .invalidRequest(RequestProblem(.scheme, "scheme \"\(self.scheme)\" must be letters, digits, '+', '-' or '.', starting with a letter, such as https"))
+            throw .invalidRequest(RequestProblem(.scheme, "scheme \"\(scheme)\" must be letters, digits, '+', '-' or '.', starting with a letter, such as https"))
         }
-        var origin = scheme + "://" + (try validatedHost())
+        url += scheme.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? scheme.lowercased() : scheme
+        url += "://"
+        try appendHost(to: &url)
         if let port {
             guard (1...65_535).contains(port) else {
                 throw .invalidRequest(RequestProblem(.port, "port \(port) is outside 1–65535"))
             }
-            origin += ":" + String(port)
+            url += ":"
+            url += String(port)
         }
-        return origin
     }
 
-    private func validatedHost() throws(NetworkError) -> String {
+    /// Appends the host, validated byte by byte; an IPv6 address gets its brackets.
+    private func appendHost(to url: inout String) throws(NetworkError) {
         guard !host.isEmpty else {
             throw .invalidRequest(RequestProblem(.host, "the host is empty; set ServerConfig.host, e.g. \"api.example.com\""))
         }
-        var bare = Substring(host)
-        if bare.hasPrefix("["), bare.hasSuffix("]") { bare = bare.dropFirst().dropLast() }
-        if bare.utf8.contains(UInt8(ascii: ":")) {
-            guard bare.utf8.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else {
+        let utf8 = host.utf8
+        let isBracketed = utf8.count >= 2 && utf8.first == UInt8(ascii: "[") && utf8.last == UInt8(ascii: "]")
+        let bare = isBracketed ? utf8.dropFirst().dropLast() : utf8[...]
+        if bare.contains(UInt8(ascii: ":")) {
+            guard bare.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else {
                 throw .invalidRequest(RequestProblem(.host, "host \"\(host)\" is not a valid IPv6 address"))
             }
-            return "[" + bare + "]"
+            url += "["
+            url += String(decoding: bare, as: UTF8.self)
+            url += "]"
+            return
         }
-        guard bare.utf8.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") }) else {
+        guard bare.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") }) else {
             throw .invalidRequest(RequestProblem(.host, "host \"\(host)\" may only contain ASCII letters, digits, '-', '_' and '.' (no spaces, ports or paths; write international names in punycode)"))
         }
-        return String(bare)
+        url += isBracketed ? String(decoding: bare, as: UTF8.self) : host
     }
 }
 

@@ -14,12 +14,13 @@ extension URLRequest {
     /// way does the same work without the repeats.
     mutating func setHeaderFields(_ headers: HTTPHeaders) {
         #if canImport(FoundationNetworking)
+        guard !headers.isEmpty else { return }
         var fields: [String: String] = [:]
         fields.reserveCapacity(headers.fields.count)
         for field in headers {
             fields[Self.capitalizedName(field.name)] = field.value
         }
-        if !fields.isEmpty { allHTTPHeaderFields = fields }
+        allHTTPHeaderFields = fields
         #else
         for field in headers {
             setValue(field.value, forHTTPHeaderField: field.name)
