@@ -8,11 +8,22 @@ struct Comparison {
         case extraNanoseconds(atMost: Double)
     }
 
+    /// Which time the target is judged on.
+    enum Judged {
+        /// CPU time of the measuring thread: in-process work, unaffected by other processes
+        /// taking the cores (the machine is shared), so the ratio is stable.
+        case threadCPU
+        /// Wall-clock time, with the process's CPU time shown beside it: work across threads
+        /// and processes (HTTP), where waiting is part of the cost.
+        case wallClock
+    }
+
     /// The row's name, e.g. "1 request building".
     let name: String
     /// What the baseline is, e.g. "URLComponents by hand".
     let baselineName: String
     let target: Target
+    let judged: Judged
     /// Operations each batch performs, to report per-operation times.
     let operationsPerBatch: Int
     /// Runs one batch of the Salvo side.
@@ -21,25 +32,41 @@ struct Comparison {
     let baseline: @Sendable () async throws -> Void
 }
 
+/// Seconds one batch took.
+struct BatchTime {
+    /// Wall-clock seconds.
+    let wall: Double
+    /// CPU seconds: of the measuring thread for `.threadCPU` comparisons, else of the whole process.
+    let cpu: Double
+}
+
 /// The timings of one comparison over all its rounds.
 struct ComparisonResult {
     let comparison: Comparison
-    /// Per round: seconds for the Salvo batch and for the baseline batch.
-    let rounds: [(salvo: Double, baseline: Double)]
+    /// Per round: one batch of each side.
+    let rounds: [(salvo: BatchTime, baseline: BatchTime)]
 
-    /// Per-round ratios, Salvo over baseline.
-    var ratios: [Double] { rounds.map { $0.salvo / $0.baseline } }
-
-    /// Per-round extra nanoseconds per operation, Salvo minus baseline.
-    var extras: [Double] {
-        rounds.map { ($0.salvo - $0.baseline) / Double(comparison.operationsPerBatch) * 1e9 }
+    /// The time the target is judged on.
+    private func judged(_ time: BatchTime) -> Double {
+        comparison.judged == .threadCPU ? time.cpu : time.wall
     }
 
-    /// Median Salvo nanoseconds per operation.
-    var salvoNanoseconds: Double { median(rounds.map { $0.salvo }) / Double(comparison.operationsPerBatch) * 1e9 }
+    /// Per-round ratios, Salvo over baseline, of the judged time.
+    var ratios: [Double] { rounds.map { judged($0.salvo) / judged($0.baseline) } }
 
-    /// Median baseline nanoseconds per operation.
-    var baselineNanoseconds: Double { median(rounds.map { $0.baseline }) / Double(comparison.operationsPerBatch) * 1e9 }
+    /// Per-round ratios of CPU time.
+    var cpuRatios: [Double] { rounds.map { $0.salvo.cpu / $0.baseline.cpu } }
+
+    /// Per-round extra nanoseconds per operation of the judged time, Salvo minus baseline.
+    var extras: [Double] {
+        rounds.map { (judged($0.salvo) - judged($0.baseline)) / Double(comparison.operationsPerBatch) * 1e9 }
+    }
+
+    /// Median Salvo nanoseconds per operation (judged time).
+    var salvoNanoseconds: Double { perOperation(rounds.map { judged($0.salvo) }) }
+
+    /// Median baseline nanoseconds per operation (judged time).
+    var baselineNanoseconds: Double { perOperation(rounds.map { judged($0.baseline) }) }
 
     /// Whether the median meets the target.
     var isMet: Bool {
@@ -47,6 +74,10 @@ struct ComparisonResult {
         case .ratio(let bound, _): median(ratios) <= bound
         case .extraNanoseconds(let bound): median(extras) <= bound
         }
+    }
+
+    private func perOperation(_ seconds: [Double]) -> Double {
+        median(seconds) / Double(comparison.operationsPerBatch) * 1e9
     }
 }
 

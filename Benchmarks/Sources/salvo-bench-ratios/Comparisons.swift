@@ -13,19 +13,19 @@ enum Comparisons {
         return [
             Comparison(
                 name: "1 request building", baselineName: "URLComponents by hand",
-                target: .ratio(atMost: 1.0, aim: 0.5), operationsPerBatch: batch,
+                target: .ratio(atMost: 1.0, aim: 0.5), judged: .threadCPU, operationsPerBatch: batch,
                 salvo: { for id in 0..<batch { sink(try building.salvo(id: id)) } },
                 baseline: { for id in 0..<batch { sink(building.baseline(id: id)) } }
             ),
             Comparison(
                 name: "2 mock fire to dataHandler", baselineName: "building its request",
-                target: .extraNanoseconds(atMost: 1_000), operationsPerBatch: batch,
+                target: .extraNanoseconds(atMost: 1_000), judged: .threadCPU, operationsPerBatch: batch,
                 salvo: { for _ in 0..<batch { firing.fire() } },
                 baseline: { for _ in 0..<batch { sink(try firing.buildRequest()) } }
             ),
             Comparison(
                 name: "3 mock fire + decode", baselineName: "JSONDecoder alone",
-                target: .ratio(atMost: 1.3), operationsPerBatch: batch,
+                target: .ratio(atMost: 1.3), judged: .threadCPU, operationsPerBatch: batch,
                 salvo: { for _ in 0..<batch { decoding.salvo() } },
                 baseline: { for _ in 0..<batch { sink(try decoding.baseline()) } }
             ),
@@ -38,7 +38,7 @@ enum Comparisons {
         return concurrencies.map { concurrency in
             Comparison(
                 name: "5 HTTP, concurrency \(concurrency)", baselineName: "URLSession.data(for:)",
-                target: .ratio(atMost: 1.05), operationsPerBatch: requests,
+                target: .ratio(atMost: 1.05), judged: .wallClock, operationsPerBatch: requests,
                 salvo: { try await firing.salvo(count: requests, concurrency: concurrency) },
                 baseline: { try await firing.raw(count: requests, concurrency: concurrency) }
             )

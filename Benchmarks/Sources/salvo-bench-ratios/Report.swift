@@ -4,8 +4,8 @@ import Foundation
 enum Report {
     static func header(rounds: Int) -> String {
         """
-        | benchmark | Salvo / op | baseline / op | baseline | median of \(rounds) rounds (min–max) | target | met |
-        |---|---|---|---|---|---|---|
+        | benchmark | judged on | Salvo / op | baseline / op | baseline | Salvo vs baseline, median of \(rounds) rounds (min–max) | other clock | target | met |
+        |---|---|---|---|---|---|---|---|---|
         """
     }
 
@@ -15,19 +15,30 @@ enum Report {
         let target: String
         switch comparison.target {
         case .ratio(let bound, let aim):
-            let ratios = result.ratios
-            measured = "\(format(median(ratios), "%.2f"))× (\(format(ratios.min() ?? .nan, "%.2f"))–\(format(ratios.max() ?? .nan, "%.2f")))"
+            measured = ratioRange(result.ratios)
             target = "≤ \(format(bound, "%.2f"))×" + (aim.map { ", aim \(format($0, "%.2f"))×" } ?? "")
         case .extraNanoseconds(let bound):
             let extras = result.extras
-            measured = "+\(duration(median(extras))) (\(duration(extras.min() ?? .nan))–\(duration(extras.max() ?? .nan)))"
+            measured = "+\(duration(median(extras))) (\(duration(extras.min() ?? .nan)) – \(duration(extras.max() ?? .nan)))"
             target = "≤ +\(duration(bound))"
         }
+        let other: String
+        switch comparison.judged {
+        case .threadCPU:
+            other = "wall " + format(median(result.rounds.map { $0.salvo.wall / $0.baseline.wall }), "%.2f") + "×"
+        case .wallClock:
+            other = "process CPU " + format(median(result.cpuRatios), "%.2f") + "×"
+        }
         let cells = [
-            comparison.name, duration(result.salvoNanoseconds), duration(result.baselineNanoseconds),
-            comparison.baselineName, measured, target, result.isMet ? "yes" : "**no**",
+            comparison.name, comparison.judged == .threadCPU ? "thread CPU" : "wall clock",
+            duration(result.salvoNanoseconds), duration(result.baselineNanoseconds),
+            comparison.baselineName, measured, other, target, result.isMet ? "yes" : "**no**",
         ]
         return "| " + cells.joined(separator: " | ") + " |"
+    }
+
+    private static func ratioRange(_ ratios: [Double]) -> String {
+        "\(format(median(ratios), "%.2f"))× (\(format(ratios.min() ?? .nan, "%.2f"))–\(format(ratios.max() ?? .nan, "%.2f")))"
     }
 
     /// `ns` as ns below 10 µs, µs below 10 ms, else ms.
