@@ -24,7 +24,7 @@ enum MockBody: Sendable {
             return (status, headers, data)
         case .fixture(let url):
             let fixture = try Fixture.load(from: url)
-            return (fixture.response.status, fixture.response.httpHeaders, fixture.response.body?.data ?? Data())
+            return (fixture.response.status, fixture.response.httpHeaders.merging(headers), fixture.response.body?.data ?? Data())
         }
     }
 
