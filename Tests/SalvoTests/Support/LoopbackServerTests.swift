@@ -17,7 +17,7 @@ import FoundationNetworking
         let (data, response) = try await session.data(for: request)
 
         #expect(statusCode(response) == 200)
-        let echo = try JSONDecoder().decode(Echo.self, from: data)
+        let echo = try JSONDecoder().decode(RawEcho.self, from: data)
         #expect(echo.method == "PUT")
         #expect(echo.path == "/echo/a%20b")
         #expect(echo.query == "x=1&y=%2F")
@@ -68,7 +68,7 @@ import FoundationNetworking
         #expect(try await status(protected, bearer: "token-2") == 200)
     }
 
-    private struct Echo: Decodable {
+    private struct RawEcho: Decodable {
         let method: String
         let path: String
         let query: String
