@@ -94,7 +94,11 @@ import Testing
     }
 
     @Test func timeoutBecomesATransportError() async throws {
-        let recorder = try await fire(Endpoint.get("/slow", query: ["delay": "3"]).timeout(0.5))
+        let started = Date()
+        let recorder = try await fire(Endpoint.get("/slow", query: ["delay": "4"]).timeout(0.5))
+        let elapsed = Date().timeIntervalSince(started)
+        // 0.5 s becomes 1 s on Linux, where URLSession only honours whole seconds.
+        #expect(elapsed >= 0.45 && elapsed < 3.5, "timed out after \(elapsed) s")
         #expect(recorder.events.first == .task)
         #expect(recorder.events.contains(.error("transport.\(URLError.Code.timedOut.rawValue)")))
         #expect(recorder.outcomeCount == 1)
