@@ -30,24 +30,6 @@ extension Pager {
         await withCheckedContinuation { start(kind, waiter: $0) }
     }
 
-    /// For infinite scrolling: starts loading the next page when the item at `index` is within
-    /// `distance` items of the end of the list.
-    ///
-    /// Call it as each row appears. It does nothing while a load is in flight, once the list is
-    /// exhausted, or after a next page failed (show a retry button that calls ``retry()``;
-    /// scrolling does not hammer a failing server).
-    ///
-    /// - Returns: whether a load was started.
-    @discardableResult
-    public func loadNextPageIfNeeded(currentIndex index: Int, distance: Int = 5) -> Bool {
-        let isNeeded = core.withLock { core in
-            guard core.load == nil, core.lastFailure != .nextPage, core.state.hasMore else { return false }
-            return index >= core.state.items.count - 1 - max(0, distance)
-        }
-        if isNeeded { startLoadingNextPage() }
-        return isNeeded
-    }
-
     /// Cancels the load in flight, if any; the items and position stay as they were.
     public func cancel() {
         let cancelled = core.withLock { core -> Load? in
