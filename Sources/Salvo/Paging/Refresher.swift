@@ -15,10 +15,10 @@ public final class Refresher<Value: Sendable>: Refreshable, Sendable {
     /// The call fired by every refresh.
     public let call: NetCall
     private let decode: @Sendable (NetworkResponse) throws -> Value
-    private let core = Locked(Core())
+    let core = Locked(Core())
     private let broadcaster = StateBroadcaster<RefreshState<Value>>()
 
-    private struct Core {
+    struct Core {
         var state = RefreshState<Value>()
         var load: (id: Int, task: NetworkTask?, waiters: [CheckedContinuation<Void, Never>])?
         var nextLoadID = 0
