@@ -48,49 +48,6 @@ import Testing
         #expect(server.requestCount(forPage: 2) == 1 && server.requestCount(forPage: 4) == 1)
     }
 
-    @Test(arguments: PagedList.allCases)
-    func refreshWhilePage4IsInFlightCancelsItAndReplacesTheItems(_ list: PagedList) async throws {
-        let server = FakeListServer(.init(holdPage: 4))
-        let pager = list.pager(server: .fakeLists, firing: server.firing)
-        for _ in 1...3 { await pager.loadNextPage() }
-        pager.startLoadingNextPage()
-        #expect(server.heldCount == 1 && pager.isLoading)
-
-        await pager.refresh()
-        #expect(pager.items.map(\.id) == Array(1...10))
-        #expect(pager.state.pageCount == 1 && !pager.isLoading && pager.hasMore)
-        server.release()
-        #expect(pager.items.map(\.id) == Array(1...10))
-        await pager.loadNextPage()
-        #expect(pager.items.map(\.id) == Array(1...20))
-    }
-
-    @Test(arguments: PagedList.allCases)
-    func lateResultOfACancelledPageIsDiscarded(_ list: PagedList) async throws {
-        let server = FakeListServer(.init(holdPage: 4))
-        let pager = list.pager(server: .fakeLists, firing: server.firingIgnoringCancellation)
-        for _ in 1...3 { await pager.loadNextPage() }
-        pager.startLoadingNextPage()
-        await pager.refresh()
-        server.release()
-        #expect(server.heldCount == 0)
-        #expect(pager.items.map(\.id) == Array(1...10))
-        #expect(pager.state.pageCount == 1)
-    }
-
-    @Test func refreshKeepsTheOldItemsVisibleUntilTheFirstPageArrives() async throws {
-        let server = FakeListServer(.init(holdRequests: [4]))
-        let pager = PagedList.pageNumber.pager(server: .fakeLists, firing: server.firing)
-        for _ in 1...3 { await pager.loadNextPage() }
-        let refresh = Task { await pager.refresh() }
-        try await waitUntil { server.heldCount == 1 }
-        let during = pager.state
-        #expect(during.items.count == 30 && during.isRefreshing && during.isLoading)
-        server.release()
-        await refresh.value
-        #expect(pager.items.map(\.id) == Array(1...10) && !pager.isRefreshing)
-    }
-
     @Test func failedRefreshKeepsTheItemsAndTheirPosition() async throws {
         let server = FakeListServer(.init(failRequests: [3]))
         let pager = PagedList.offset.pager(server: .fakeLists, firing: server.firing)
@@ -102,34 +59,6 @@ import Testing
         await pager.loadNextPage()
         #expect(pager.items.map(\.id) == Array(1...30), "the old list continues where it was")
         #expect(pager.error == nil)
-    }
-
-    @Test func twentyConcurrentCallsWhileAPageIsInFlightFetchItOnce() async throws {
-        let server = FakeListServer(.init(holdPage: 1))
-        let pager = PagedList.pageNumber.pager(server: .fakeLists, firing: server.firing)
-        try await withTimeout {
-            await withTaskGroup(of: Void.self) { group in
-                for _ in 1...20 { group.addTask { await pager.loadNextPage() } }
-                try? await waitUntil { server.heldCount == 1 && pager.waiterCount == 20 }
-                server.release()
-            }
-        }
-        #expect(server.requests.count == 1)
-        #expect(pager.items.map(\.id) == Array(1...10))
-    }
-
-    @Test(arguments: PagedList.allCases)
-    func twentyConcurrentLoadersFetchEveryPageExactlyOnce(_ list: PagedList) async throws {
-        let server = FakeListServer()
-        let pager = list.pager(server: .fakeLists, firing: server.firing)
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 1...20 {
-                group.addTask { while pager.hasMore { await pager.loadNextPage() } }
-            }
-        }
-        #expect(server.requests.count == 10)
-        #expect((1...10).allSatisfy { server.requestCount(forPage: $0) == 1 })
-        #expect(pager.items.map(\.id) == Array(1...95))
     }
 
     @Test func everyPageGoesThroughTheCallsFiringFunction() async throws {
@@ -231,17 +160,6 @@ import Testing
         #expect(!pager.loadNextPageIfNeeded(currentItem: ListItem(id: 2, name: "Item 2")))
         #expect(pager.loadNextPageIfNeeded(currentItem: ListItem(id: 8, name: "Item 8"), distance: 2))
         #expect(pager.items.count == 20)
-    }
-
-    @Test func cancelStopsTheLoadAndKeepsTheItems() async throws {
-        let server = FakeListServer(.init(holdPage: 2))
-        let pager = PagedList.pageNumber.pager(server: .fakeLists, firing: server.firing)
-        await pager.loadNextPage()
-        let load = Task { await pager.loadNextPage() }
-        try await waitUntil { server.heldCount == 1 }
-        pager.cancel()
-        try await withTimeout { await load.value }
-        #expect(pager.items.count == 10 && !pager.isLoading && pager.hasMore && pager.error == nil)
     }
 
     @Test func decodingFailureIsAnErrorThatKeepsTheItems() async throws {

@@ -26,6 +26,8 @@ final class FakeListServer: NetworkSession {
         var failRequests: Set<Int> = []
         var nextHost: String?
         var relativeLinks = false
+        /// Answer from a global queue, as URLSession does, instead of inline.
+        var answersOnAnotherThread = false
     }
 
     private struct State {
@@ -90,7 +92,13 @@ final class FakeListServer: NetworkSession {
             state.held.append((request, task, number))
             return (true, number)
         }
-        if !isHeld { answer(request, number: number, on: task) }
+        if !isHeld {
+            if options.answersOnAnotherThread {
+                DispatchQueue.global().async { self.answer(request, number: number, on: task) }
+            } else {
+                answer(request, number: number, on: task)
+            }
+        }
         return task
     }
 
