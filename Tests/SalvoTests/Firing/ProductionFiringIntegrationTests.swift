@@ -97,7 +97,7 @@ import Testing
         let recorder = try await fire(Endpoint.get("/slow", query: ["delay": "3"]).timeout(0.5))
         #expect(recorder.events.first == .task)
         #expect(recorder.events.contains(.error("transport.\(URLError.Code.timedOut.rawValue)")))
-        #expect(recorder.events.filter(\.isTerminal).count == 1)
+        #expect(recorder.outcomeCount == 1)
     }
 
     @Test func cancellingMidFlightDeliversCancelledOnce() async throws {
@@ -128,7 +128,7 @@ import Testing
         let recorder = try await fire(.get("/drop"))
         try await Task.sleep(nanoseconds: 300_000_000)
         let events = recorder.events
-        #expect(events.filter(\.isTerminal).count == 1)
+        #expect(recorder.outcomeCount == 1)
         #expect(!events.contains { if case .data = $0 { return true } else { return false } })
         #expect(events.contains { if case .error(let kind) = $0 { return kind.hasPrefix("transport.") } else { return false } })
     }
