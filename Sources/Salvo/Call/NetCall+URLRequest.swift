@@ -14,7 +14,7 @@ extension NetCall {
         var request = URLRequest(url: url)
         // A new request is already a GET; setting the method is not free on Linux (it is normalised).
         if endpoint.method != .get { request.httpMethod = endpoint.method.rawValue }
-        if let timeout = endpoint.timeout { request.timeoutInterval = timeout }
+        if let timeout = endpoint.timeout { request.timeoutInterval = Self.effectiveTimeout(timeout) }
         let headers = server.defaultHeaders.merging(endpoint.headers)
         for field in headers {
             try Self.validate(field)
@@ -32,6 +32,16 @@ extension NetCall {
             throw .invalidRequest(RequestProblem(.body, reason))
         }
         return request
+    }
+
+    /// Linux's libcurl-based URLSession truncates timeouts to whole seconds, so 0.5 would time out
+    /// at once; there, a timeout is rounded up to the next whole second (at least 1).
+    static func effectiveTimeout(_ seconds: TimeInterval) -> TimeInterval {
+        #if canImport(FoundationNetworking)
+        return max(1, seconds.rounded(.up))
+        #else
+        return seconds
+        #endif
     }
 
     private static func validate(_ field: HTTPHeaders.Field) throws(NetworkError) {

@@ -1,0 +1,129 @@
+import Foundation
+
+/// Drives a paginated, refreshable list from one ``NetCall``.
+///
+/// Every page is the pager's call with the page's query set by the ``PagingStrategy``, fired
+/// through the call's ``NetCall/firingFunction``: production, mock and replay firing all work
+/// unchanged. The call's responder and callback queue are not used; the pager keeps the outcome
+/// in its ``state``.
+///
+/// The pager is safe to use from any thread and from `@MainActor` code. Its async methods return
+/// when the load is over, so a command-line program with no run loop can drive it too.
+///
+/// ```swift
+/// let pager = Pager(call: booksCall, strategy: .pageNumber(pageSize: 20),
+///                   decoder: .object(itemsKey: "items"), id: \Book.id)
+/// await pager.loadNextPage()          // page 1
+/// await pager.loadNextPage()          // page 2, appended
+/// await pager.refresh()               // page 1 again, replacing the items when it arrives
+/// print(pager.state.items.count, pager.state.hasMore)
+/// ```
+public final class Pager<Item: Sendable>: Sendable {
+    /// The call every page is made from.
+    public let call: NetCall
+    /// How pages are requested and how the end is found.
+    public let strategy: PagingStrategy
+    /// How a response becomes a page of items.
+    public let decoder: PageDecoder<Item>
+
+    let identify: (@Sendable (Item) -> AnyHashable)?
+    let core = Locked(Core())
+    let broadcaster = StateBroadcaster<PagingState<Item>>()
+
+    /// A pager that keeps every item the pages bring, duplicates included.
+    ///
+    /// - Parameters:
+    ///   - call: the list's call; its query is the base every page's query is set on.
+    ///   - strategy: how pages are requested.
+    ///   - decoder: how a response becomes a page.
+    public init(call: NetCall, strategy: PagingStrategy, decoder: PageDecoder<Item>) {
+        self.call = call
+        self.strategy = strategy
+        self.decoder = decoder
+        self.identify = nil
+    }
+
+    /// A pager that drops an item whose `id` an earlier item already has, so pages that overlap
+    /// (an item inserted on the server between two pages shifts the next page) show each item once.
+    ///
+    /// - Parameters:
+    ///   - call: the list's call; its query is the base every page's query is set on.
+    ///   - strategy: how pages are requested.
+    ///   - decoder: how a response becomes a page.
+    ///   - id: the key path of an item's identity, e.g. `\Book.id`.
+    public init<ID: Hashable & Sendable>(
+        call: NetCall,
+        strategy: PagingStrategy,
+        decoder: PageDecoder<Item>,
+        id: any KeyPath<Item, ID> & Sendable
+    ) {
+        self.call = call
+        self.strategy = strategy
+        self.decoder = decoder
+        self.identify = { item in AnyHashable(item[keyPath: id]) }
+    }
+
+    deinit {
+        broadcaster.finish()
+    }
+
+    /// The current state: items, loading flags, whether more pages exist, the last error.
+    public var state: PagingState<Item> { core.withLock { $0.state } }
+
+    /// The items loaded so far, in order.
+    public var items: [Item] { state.items }
+
+    /// Whether a page (next or first) is being loaded.
+    public var isLoading: Bool { state.isLoading }
+
+    /// Whether a refresh is in flight.
+    public var isRefreshing: Bool { state.isRefreshing }
+
+    /// Whether the list may have more pages.
+    public var hasMore: Bool { state.hasMore }
+
+    /// The error of the last failed load; `nil` once a load succeeds.
+    public var error: NetworkError? { state.error }
+}
+
+extension Pager {
+    /// The pager's mutable state, guarded by ``core``.
+    struct Core {
+        /// Where the next page comes from.
+        enum Position {
+            /// Nothing loaded yet: the next page is the strategy's first page.
+            case start
+            /// The call for the next page.
+            case next(NetCall)
+            /// The strategy found the end of the list.
+            case end
+        }
+
+        var state = PagingState<Item>()
+        var position = Position.start
+        /// Pages and raw items (duplicates included) loaded since the last refresh.
+        var pageIndex = 0
+        var itemsFetched = 0
+        var seenIDs: Set<AnyHashable> = []
+        var load: Load?
+        var nextLoadID = 0
+        /// What the last load that failed was doing; `nil` after a success.
+        var lastFailure: Load.Kind?
+    }
+
+    /// One page load in flight.
+    struct Load {
+        enum Kind {
+            case nextPage
+            case refresh
+        }
+
+        let id: Int
+        let kind: Kind
+        let call: NetCall
+        let index: Int
+        let itemsBefore: Int
+        var task: NetworkTask?
+        var waiters: [CheckedContinuation<Void, Never>]
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension PagingStrategy {
+    /// RFC 8288 `Link` headers: the first page is the call as given; each next page is the target
+    /// of the link with `rel="next"`, resolved against the page's URL when relative.
+    ///
+    /// The next page is the pager's own call with the link's path and query, so it keeps the
+    /// call's method, headers, actions and firing function. The server's API route is not added
+    /// again, and query items equal to the server's `defaultQuery` are not sent twice. The list
+    /// ends when no link has the relation.
+    ///
+    /// A link to another scheme, host or port than the call's server fails with
+    /// ``NetworkError/invalidRequest(_:)`` and sends nothing: credentials and actions belong to
+    /// the call's server and must not follow a link elsewhere.
+    ///
+    /// - Parameter relation: the relation type that names the next page.
+    public static func linkHeader(relation: String = "next") -> PagingStrategy {
+        PagingStrategy(
+            firstPage: { base in base },
+            nextPage: { page throws(NetworkError) in
+                guard let value = page.response.headers["Link"],
+                      let target = LinkHeader(parsing: value).target(forRelation: relation) else { return nil }
+                return try call(page.baseCall, following: target, from: page)
+            }
+        )
+    }
+
+    /// `base` aimed at `target`, which must be on the same origin as `base.server`.
+    private static func call(_ base: NetCall, following target: String, from page: LoadedPage) throws(NetworkError) -> NetCall {
+        let pageURL = page.response.response?.url ?? (try? page.call.urlRequest())?.url
+        guard let url = URL(string: target, relativeTo: pageURL)?.absoluteURL,
+              let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw .invalidRequest(RequestProblem(.url, "the Link header's next target \"\(target)\" is not a valid URL"))
+        }
+        try checkOrigin(of: components, target: target, against: base.server)
+        var call = base
+        call.endpoint.path = EndpointPath(percentEncoded: components.percentEncodedPath)
+        call.endpoint.apiRoute = ""
+        var query = queryItems(components.percentEncodedQuery)
+        for item in base.server.defaultQuery {
+            if let index = query.firstIndex(of: item) { query.remove(at: index) }
+        }
+        call.endpoint.query = query
+        return call
+    }
+
+    private static func checkOrigin(of components: URLComponents, target: String, against server: ServerConfig) throws(NetworkError) {
+        let scheme = components.scheme?.lowercased() ?? ""
+        let host = bareHost(components.host ?? "")
+        let port = components.port ?? defaultPort(scheme)
+        let serverScheme = server.scheme.lowercased()
+        let serverPort = server.port ?? defaultPort(serverScheme)
+        guard scheme == serverScheme, host == bareHost(server.host), port == serverPort else {
+            let origin = "\(serverScheme)://\(server.host)" + (server.port.map { ":\($0)" } ?? "")
+            throw .invalidRequest(RequestProblem(.url, "the Link header's next page \"\(target)\" is not on the call's server \(origin); Salvo follows next links only on the call's own scheme, host and port"))
+        }
+    }
+
+    private static func bareHost(_ host: String) -> String {
+        var bare = Substring(host.lowercased())
+        if bare.hasPrefix("["), bare.hasSuffix("]") { bare = bare.dropFirst().dropLast() }
+        return String(bare)
+    }
+
+    private static func defaultPort(_ scheme: String) -> Int? {
+        switch scheme {
+        case "http": return 80
+        case "https": return 443
+        default: return nil
+        }
+    }
+
+    /// Query items of a percent-encoded query, decoded as a form would be (`+` is a space); the
+    /// endpoint encodes them again when it builds the request.
+    private static func queryItems(_ query: String?) -> [URLQueryItem] {
+        guard let query, !query.isEmpty else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (text: Substring) in
+                let spaced = text.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            return URLQueryItem(name: decode(parts[0]), value: parts.count > 1 ? decode(parts[1]) : nil)
+        }
+    }
+}
