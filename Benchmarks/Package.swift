@@ -16,8 +16,10 @@ let package = Package(
         // The work both tools measure, each Salvo side next to its baseline.
         .target(
             name: "SalvoWorkloads",
-            dependencies: [.product(name: "Salvo", package: "Salvo")]
+            dependencies: ["CHeapUsage", .product(name: "Salvo", package: "Salvo")]
         ),
+        // Heap bytes in use (glibc mallinfo2), for the pager's memory check.
+        .target(name: "CHeapUsage"),
         // package-benchmark suite: time and mallocs per benchmark and per baseline.
         .executableTarget(
             name: "SalvoBenchmarks",

@@ -12,7 +12,7 @@ private let http = Result { () throws -> (server: LoopbackServer, firing: HTTPFi
 func registerHTTPFiring() {
     // One iteration is 1,000 requests; with the `.kilo` scaling factor the starred columns are per request.
     let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
+        metrics: [.wallClock, .mallocCountTotal, .throughput],
         timeUnits: .microseconds,
         warmupIterations: 1,
         scalingFactor: .kilo,

@@ -5,8 +5,9 @@ import SalvoWorkloads
 // Each Salvo benchmark is registered right before its baseline, so both run in the same process
 // and sit next to each other in the output. `salvo-bench-ratios` prints the paired ratios.
 let benchmarks: @Sendable () -> Void = {
+    // 1,000 operations per measured iteration; starred columns are per operation.
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
+        metrics: [.wallClock, .mallocCountTotal, .throughput],
         timeUnits: .nanoseconds,
         warmupIterations: 10,
         scalingFactor: .kilo,
@@ -16,6 +17,7 @@ let benchmarks: @Sendable () -> Void = {
     registerRequestBuilding()
     registerMockFiring()
     registerMockDecoding()
+    registerPaging()
     registerHTTPFiring()
 }
 
@@ -46,5 +48,24 @@ func registerMockDecoding() {
     }
     Benchmark("3 Mock fire + decode: baseline JSONDecoder") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try decoding.baseline()) }
+    }
+}
+
+func registerPaging() {
+    // One iteration walks all 1,000 pages; with the `.kilo` scaling factor the starred columns are per page.
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
+        timeUnits: .microseconds,
+        warmupIterations: 2,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(5),
+        maxIterations: 50
+    )
+    let walk = PagerWalk()
+    Benchmark("4 Pager walk, 1,000 pages: Salvo Pager", configuration: configuration) { _ in
+        blackHole(try await walk.pager())
+    }
+    Benchmark("4 Pager walk, 1,000 pages: baseline by hand", configuration: configuration) { _ in
+        blackHole(try await walk.byHand())
     }
 }

@@ -19,8 +19,8 @@ public struct MockDecoding: Sendable {
     private let call: NetCall
     private let decoder = JSONDecoder()
 
-    /// A workload firing through `firingFunction` (mock firing, or a canned session).
-    public init(firingFunction: FiringFunction = .session(CannedSession(body: MockDecoding.body))) {
+    /// A workload firing through `firingFunction`: mock firing by default, or a ``CannedSession``.
+    public init(firingFunction: FiringFunction = .mock(.data(MockDecoding.body, headers: ["Content-Type": "application/json"]))) {
         call = NetCall(
             server: ServerConfig(host: "api.example.com", apiRoute: "v1"),
             endpoint: .get("/users/42"),

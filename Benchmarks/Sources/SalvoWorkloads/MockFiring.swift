@@ -14,8 +14,8 @@ public struct MockFiring: Sendable {
 
     private let call: NetCall
 
-    /// A workload firing through `firingFunction` (mock firing, or a canned session).
-    public init(firingFunction: FiringFunction = .session(CannedSession(body: MockFiring.body))) {
+    /// A workload firing through `firingFunction`: mock firing by default, or a ``CannedSession``.
+    public init(firingFunction: FiringFunction = .mock(.data(MockFiring.body, headers: ["Content-Type": "application/json"]))) {
         call = NetCall(
             server: ServerConfig(host: "api.example.com", apiRoute: "v1"),
             endpoint: .get("/users/42", query: ["expand": "profile"]),

@@ -13,6 +13,8 @@ struct Comparison {
         /// CPU time of the measuring thread: in-process work, unaffected by other processes
         /// taking the cores (the machine is shared), so the ratio is stable.
         case threadCPU
+        /// CPU time of the whole process: in-process work that hops threads (async code).
+        case processCPU
         /// Wall-clock time, with the process's CPU time shown beside it: work across threads
         /// and processes (HTTP), where waiting is part of the cost.
         case wallClock
@@ -48,7 +50,7 @@ struct ComparisonResult {
 
     /// The time the target is judged on.
     private func judged(_ time: BatchTime) -> Double {
-        comparison.judged == .threadCPU ? time.cpu : time.wall
+        comparison.judged == .wallClock ? time.wall : time.cpu
     }
 
     /// Per-round ratios, Salvo over baseline, of the judged time.

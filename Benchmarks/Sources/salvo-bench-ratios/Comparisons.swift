@@ -8,6 +8,8 @@ enum Comparisons {
         try building.checkEquivalence()
         let firing = MockFiring()
         try firing.checkDelivery()
+        let pipeline = MockFiring(firingFunction: .session(CannedSession(body: MockFiring.body)))
+        try pipeline.checkDelivery()
         let decoding = MockDecoding()
         try decoding.checkEquivalence()
         return [
@@ -24,10 +26,35 @@ enum Comparisons {
                 baseline: { for _ in 0..<batch { sink(try firing.buildRequest()) } }
             ),
             Comparison(
+                name: "2b same, canned session (pipeline only)", baselineName: "building its request",
+                target: .extraNanoseconds(atMost: 1_000), judged: .threadCPU, operationsPerBatch: batch,
+                salvo: { for _ in 0..<batch { pipeline.fire() } },
+                baseline: { for _ in 0..<batch { sink(try pipeline.buildRequest()) } }
+            ),
+            Comparison(
                 name: "3 mock fire + decode", baselineName: "JSONDecoder alone",
                 target: .ratio(atMost: 1.3), judged: .threadCPU, operationsPerBatch: batch,
                 salvo: { for _ in 0..<batch { decoding.salvo() } },
                 baseline: { for _ in 0..<batch { sink(try decoding.baseline()) } }
+            ),
+        ]
+    }
+
+    /// Benchmark 4: one walk of all pages per batch (the per-operation column is per page).
+    static func paging(_ walk: PagerWalk) async throws -> [Comparison] {
+        try await walk.checkEquivalence()
+        return [
+            Comparison(
+                name: "4 Pager, 1,000 pages, .object()", baselineName: "by hand: value(as:) per page",
+                target: .ratio(atMost: 1.2), judged: .processCPU, operationsPerBatch: walk.pageCount,
+                salvo: { sink(try await walk.pager()) },
+                baseline: { sink(try await walk.byHand()) }
+            ),
+            Comparison(
+                name: "4b Pager, 1,000 pages, .decoding(struct)", baselineName: "by hand: value(as:) per page",
+                target: .ratio(atMost: 1.2), judged: .processCPU, operationsPerBatch: walk.pageCount,
+                salvo: { sink(try await walk.pagerDecodingStruct()) },
+                baseline: { sink(try await walk.byHand()) }
             ),
         ]
     }

@@ -24,17 +24,25 @@ enum Report {
         }
         let other: String
         switch comparison.judged {
-        case .threadCPU:
+        case .threadCPU, .processCPU:
             other = "wall " + format(median(result.rounds.map { $0.salvo.wall / $0.baseline.wall }), "%.2f") + "×"
         case .wallClock:
             other = "process CPU " + format(median(result.cpuRatios), "%.2f") + "×"
         }
         let cells = [
-            comparison.name, comparison.judged == .threadCPU ? "thread CPU" : "wall clock",
+            comparison.name, clockName(comparison.judged),
             duration(result.salvoNanoseconds), duration(result.baselineNanoseconds),
             comparison.baselineName, measured, other, target, result.isMet ? "yes" : "**no**",
         ]
         return "| " + cells.joined(separator: " | ") + " |"
+    }
+
+    private static func clockName(_ judged: Comparison.Judged) -> String {
+        switch judged {
+        case .threadCPU: "thread CPU"
+        case .processCPU: "process CPU"
+        case .wallClock: "wall clock"
+        }
     }
 
     private static func ratioRange(_ ratios: [Double]) -> String {

@@ -40,11 +40,15 @@ do {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
     let timer = PairedTimer(rounds: options.rounds)
     var comparisons = try Comparisons.inProcess(batch: options.batch).filter { selected($0.name, options) }
+    if selected("4 Pager, 1,000 pages, .object()", options) || selected("4b Pager, 1,000 pages, .decoding(struct)", options) {
+        comparisons += try await Comparisons.paging(PagerWalk()).filter { selected($0.name, options) }
+    }
     var server: LoopbackServer?
-    if selected("5 HTTP", options) {
+    if selected("5 HTTP, concurrency 1", options) || selected("5 HTTP, concurrency 16", options) {
         let started = try LoopbackServer()
         server = started
         comparisons += try Comparisons.http(server: started, requests: options.requests, concurrencies: [1, 16])
+            .filter { selected($0.name, options) }
     }
     print(Report.header(rounds: options.rounds))
     for comparison in comparisons {
@@ -52,6 +56,10 @@ do {
         print(Report.row(result))
     }
     server?.stop()
+    if selected("4 Pager, 1,000 pages, .object()", options) {
+        print("\nMemory kept by a walk (benchmark 4):\n")
+        print(try await PagingMemory.report(pageCounts: [250, 1_000]))
+    }
 } catch {
     FileHandle.standardError.write(Data("salvo-bench-ratios: \(error)\n".utf8))
     exit(1)
