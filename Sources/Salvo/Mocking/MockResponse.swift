@@ -114,7 +114,9 @@ public struct MockResponse: Sendable {
     }
 
     /// What a session reports for this answer to `request`: body, response and error.
-    func resolve(for request: URLRequest) -> (Data?, URLResponse?, (any Error)?) {
+    ///
+    /// - Parameter memo: reuses the last HTTP response built when this answer is the same.
+    func resolve(for request: URLRequest, reusing memo: MockResponseMemo? = nil) -> (Data?, URLResponse?, (any Error)?) {
         switch answer {
         case .failure(let error):
             return (nil, nil, error)
@@ -124,7 +126,8 @@ public struct MockResponse: Sendable {
             do {
                 let loaded = try body.load(status: status, headers: headers)
                 let url = request.url ?? URL(fileURLWithPath: "/")
-                let response = HTTPURLResponse(url: url, statusCode: loaded.status, httpVersion: "HTTP/1.1", headerFields: loaded.headers.dictionary)
+                let response = memo.map { $0.response(url: url, status: loaded.status, headers: loaded.headers) }
+                    ?? HTTPURLResponse(url: url, statusCode: loaded.status, httpVersion: "HTTP/1.1", headerFields: loaded.headers.dictionary)
                 return (loaded.body, response, nil)
             } catch {
                 return (nil, nil, error)

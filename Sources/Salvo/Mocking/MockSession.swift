@@ -19,6 +19,7 @@ public struct MockSession: NetworkSession {
     private let answer: @Sendable (MockRequest) -> MockResponse
     private let conditions: NetworkConditions
     private let generator: Locked<SplitMix64>
+    private let responses = MockResponseMemo()
 
     /// A session answering each request with `answer`, under `conditions`.
     ///
@@ -46,7 +47,7 @@ public struct MockSession: NetworkSession {
             if let failure {
                 task.complete(nil, nil, failure)
             } else {
-                let (data, urlResponse, error) = response.resolve(for: request)
+                let (data, urlResponse, error) = response.resolve(for: request, reusing: responses)
                 task.complete(data, urlResponse, error)
             }
         }
