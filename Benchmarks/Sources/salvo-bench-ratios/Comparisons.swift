@@ -12,6 +12,8 @@ enum Comparisons {
         try pipeline.checkDelivery()
         let decoding = MockDecoding()
         try decoding.checkEquivalence()
+        let cannedDecoding = MockDecoding(firingFunction: .session(CannedSession(body: MockDecoding.body)))
+        try cannedDecoding.checkEquivalence()
         return [
             Comparison(
                 name: "1 request building", baselineName: "URLComponents by hand",
@@ -36,6 +38,12 @@ enum Comparisons {
                 target: .ratio(atMost: 1.3), judged: .threadCPU, operationsPerBatch: batch,
                 salvo: { for _ in 0..<batch { decoding.salvo() } },
                 baseline: { for _ in 0..<batch { sink(try decoding.baseline()) } }
+            ),
+            Comparison(
+                name: "3b same, canned session (pipeline only)", baselineName: "JSONDecoder alone",
+                target: .ratio(atMost: 1.3), judged: .threadCPU, operationsPerBatch: batch,
+                salvo: { for _ in 0..<batch { cannedDecoding.salvo() } },
+                baseline: { for _ in 0..<batch { sink(try cannedDecoding.baseline()) } }
             ),
         ]
     }
