@@ -17,19 +17,21 @@ public struct HTTPFiring: Sendable {
     private let request: URLRequest
     private let session: URLSession
 
-    /// A workload against the loopback server at `baseURL`, `maxConnections` connections at most.
-    public init(baseURL: URL, maxConnections: Int = 16) throws {
+    /// A workload against the loopback server at `baseURL`, `maxConnections` connections at most;
+    /// `viaAsyncData` fires Salvo through ``AsyncDataSession`` instead of the URLSession itself.
+    public init(baseURL: URL, maxConnections: Int = 16, viaAsyncData: Bool = false) throws {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpMaximumConnectionsPerHost = maxConnections
-        session = URLSession(configuration: configuration)
+        let session = URLSession(configuration: configuration)
+        self.session = session
         let server = try ServerConfig(baseURL: baseURL.absoluteString)
         call = NetCall(
             server: server,
             endpoint: .get("/bytes", query: ["n": String(Self.bodySize)]),
             callbackQueue: .immediate,
-            firingFunction: .session(session)
+            firingFunction: viaAsyncData ? .session(AsyncDataSession(session)) : .session(session)
         )
         request = try call.urlRequest()
     }

@@ -1,3 +1,4 @@
+import Foundation
 import SalvoWorkloads
 
 /// The comparisons the spec asks for (issue 6), each Salvo side next to its baseline.
@@ -69,7 +70,8 @@ enum Comparisons {
 
     /// Benchmark 5: `requests` per side per round against the loopback server, at each concurrency.
     static func http(server: LoopbackServer, requests: Int, concurrencies: [Int]) throws -> [Comparison] {
-        let firing = try HTTPFiring(baseURL: server.baseURL, maxConnections: concurrencies.max() ?? 1)
+        let firing = try HTTPFiring(baseURL: server.baseURL, maxConnections: concurrencies.max() ?? 1,
+                                    viaAsyncData: ProcessInfo.processInfo.environment["SALVO_BENCH_ASYNC_DATA"] != nil)
         return concurrencies.map { concurrency in
             Comparison(
                 name: "5 HTTP, concurrency \(concurrency)", baselineName: "URLSession.data(for:)",
