@@ -41,23 +41,32 @@ public struct MockSession: NetworkSession {
         let draw = generator.withLock { conditions.draw(using: &$0) }
         let response = answer(MockRequest(request))
         let failure = draw.fails ? URLError(conditions.failure) : nil
-        let task = MockSessionTask(completion: completion)
         let delay = NetworkConditions.clampedDelay(response.latency + draw.delay)
-        let deliver: @Sendable () -> Void = {
-            if let failure {
-                task.complete(nil, nil, failure)
-            } else {
-                let (data, urlResponse, error) = response.resolve(for: request, reusing: responses)
-                task.complete(data, urlResponse, error)
-            }
+        let responses = responses
+        @Sendable func resolved() -> (Data?, URLResponse?, (any Error)?) {
+            if let failure { return (nil, nil, failure) }
+            return response.resolve(for: request, reusing: responses)
         }
-        if delay > 0 {
-            task.schedule(after: delay, deliver)
-        } else {
-            deliver()
+        guard delay > 0 else {
+            // Answered before returning, so there is nothing left to cancel: no task to track.
+            let (data, urlResponse, error) = resolved()
+            completion(data, urlResponse, error)
+            return AnsweredMockTask.shared
+        }
+        let task = MockSessionTask(completion: completion)
+        task.schedule(after: delay) {
+            let (data, urlResponse, error) = resolved()
+            task.complete(data, urlResponse, error)
         }
         return task
     }
+}
+
+/// The task of a mock answer given at once: it has already completed, so cancelling does nothing.
+private final class AnsweredMockTask: NetworkSessionTask {
+    static let shared = AnsweredMockTask()
+
+    func cancel() {}
 }
 
 /// A mock answer in flight: completes exactly once, either with the answer or, when cancelled
