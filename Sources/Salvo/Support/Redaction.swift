@@ -1,0 +1,83 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Which header fields and query items hold secrets, and how to hide them before anything is
+/// written to disk or a log.
+///
+/// Names compare case-insensitively (header names by HTTP rules; query keys too, because hiding a
+/// `Token` that was meant to be `token` is the safe mistake). A hidden value becomes
+/// ``placeholder``; the name stays, so a reader still sees that the field was sent.
+///
+/// ```swift
+/// let redaction = Redaction.default.adding(headers: ["X-Api-Key"], queryKeys: ["access_token"])
+/// let safe = redaction.redact(request)   // Authorization: <redacted>, …?access_token=%3Credacted%3E
+/// ```
+public struct Redaction: Sendable, Hashable {
+    /// What a hidden value is replaced with.
+    public static let placeholder = "<redacted>"
+
+    /// Header names whose values are hidden, lowercased.
+    public let headers: Set<String>
+    /// Query item names whose values are hidden, lowercased.
+    public let queryKeys: Set<String>
+
+    /// A redaction hiding the given header fields and query items (names in any case).
+    public init(headers: Set<String> = [], queryKeys: Set<String> = []) {
+        self.headers = Set(headers.map { $0.lowercased() })
+        self.queryKeys = Set(queryKeys.map { $0.lowercased() })
+    }
+
+    /// Hides `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`.
+    public static let `default` = Redaction(headers: ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"])
+
+    /// This redaction also hiding `headers` and `queryKeys`.
+    public func adding(headers: Set<String> = [], queryKeys: Set<String> = []) -> Redaction {
+        Redaction(headers: self.headers.union(headers), queryKeys: self.queryKeys.union(queryKeys))
+    }
+
+    /// Whether the header field `name` is hidden.
+    public func hidesHeader(_ name: String) -> Bool {
+        headers.contains(name.lowercased())
+    }
+
+    /// Whether the query item `name` is hidden.
+    public func hidesQueryKey(_ name: String) -> Bool {
+        queryKeys.contains(name.lowercased())
+    }
+
+    /// `headers` with every hidden field's value replaced, order and names kept.
+    public func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
+        HTTPHeaders(headers.fields.map { ($0.name, hidesHeader($0.name) ? Self.placeholder : $0.value) })
+    }
+
+    /// `url` with the value of every hidden query item replaced by the percent-encoded placeholder.
+    ///
+    /// Everything else in the URL, including the order and encoding of other items, is kept byte for byte.
+    public func redact(_ url: URL) -> URL {
+        guard !queryKeys.isEmpty,
+              var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              let query = components.percentEncodedQuery else { return url }
+        let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
+            guard let equals = item.firstIndex(of: "=") else { return String(item) }
+            let rawName = item[..<equals]
+            let name = rawName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(rawName)
+            return hidesQueryKey(name) ? rawName + "=" + Self.encodedPlaceholder : String(item)
+        }
+        components.percentEncodedQuery = items.joined(separator: "&")
+        return components.url ?? url
+    }
+
+    /// `request` with hidden header fields and query items replaced; the body is left as it is.
+    public func redact(_ request: URLRequest) -> URLRequest {
+        var redacted = request
+        if let url = request.url { redacted.url = redact(url) }
+        for (name, _) in request.allHTTPHeaderFields ?? [:] where hidesHeader(name) {
+            redacted.setValue(Self.placeholder, forHTTPHeaderField: name)
+        }
+        return redacted
+    }
+
+    private static let encodedPlaceholder = "%3Credacted%3E"
+}
