@@ -45,6 +45,7 @@ extension NetCall {
     }
 
     private func result() async -> Result<NetworkResponse, NetworkError> {
+        if Task.isCancelled { return .failure(.cancelled) }
         let handle = TaskHandle()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

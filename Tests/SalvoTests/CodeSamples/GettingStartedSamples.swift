@@ -1,0 +1,154 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import Salvo
+
+// The code in README.md and Docs/GettingStarted.md, kept here so it cannot rot.
+
+// MARK: - Configure (in your API module)
+
+struct Book: Codable, Sendable, Equatable {
+    let id: Int
+    let title: String
+}
+
+struct APIProblem: Decodable, Sendable, Equatable {
+    let message: String
+}
+
+enum Servers {
+    static let production = ServerConfig(host: "api.example.com", apiRoute: "v1",
+                                         defaultHeaders: ["Accept": "application/json"])
+    static let staging = ServerConfig(host: "staging.example.com", apiRoute: "v1")
+    static let local = ServerConfig(scheme: "http", host: "localhost", port: 3000, apiRoute: "v1")
+}
+
+enum BookCalls {
+    /// Swap this one value to point every call at staging or localhost.
+    nonisolated(unsafe) static var server = Servers.production
+
+    static func book(_ id: Int) -> NetCall {
+        NetCall(server: server, endpoint: .get("/books/\(id)"))
+    }
+
+    static func search(_ text: String, page: Int) -> NetCall {
+        NetCall(server: server, endpoint: .get("/books", query: ["q": text, "page": "\(page)"]))
+    }
+
+    static func add(_ book: Book) -> NetCall {
+        NetCall(server: server, endpoint: .post("/books", json: book))
+    }
+
+    static func stats() -> NetCall {
+        // A v2 endpoint next to v1 ones.
+        NetCall(server: server, endpoint: Endpoint.get("/stats").onAPIRoute("v2"))
+    }
+}
+
+// MARK: - Fire (anywhere else)
+
+@MainActor final class BookScreen {
+    private(set) var shown: [String] = []
+
+    func load(_ call: NetCall) {
+        var call = call
+        // Handlers run on the main queue by default (`call.callbackQueue`).
+        call.responder = .decoding(Book.self) { result in
+            MainActor.assumeIsolated {
+                switch result {
+                case .success(let book): self.shown.append(book.title)
+                case .failure(let error): self.shown.append("error: \(error.localizedDescription)")
+                }
+            }
+        }
+        call.responder.taskHandler = { _ in
+            MainActor.assumeIsolated { self.shown.append("spinner on") }
+        }
+        call.fire()
+    }
+}
+
+func handlersFromDifferentPlaces(_ call: NetCall) -> NetCall {
+    var call = call
+    let parsing = NetworkResponder(dataHandler: { data in _ = data /* a model parses */ })
+    let spinner = NetworkResponder(taskHandler: { _ in /* a view starts a spinner */ },
+                                   responseHandler: { _ in /* …and stops it */ })
+    let alerts = NetworkResponder(errorHandler: { error in _ = error.localizedDescription },
+                                  serverErrorHandler: { error in _ = error.statusCode })
+    call.responder = parsing.combined(with: spinner).combined(with: alerts)
+    return call
+}
+
+func asyncUsage() async {
+    do {
+        let book = try await BookCalls.book(42).value(as: Book.self)
+        _ = book.title
+    } catch .serverStatus(let failure) where failure.statusCode == 404 {
+        // not found
+    } catch {
+        _ = error.localizedDescription
+    }
+}
+
+func typedErrors() async {
+    do {
+        _ = try await BookCalls.add(Book(id: 1, title: "Dune")).value(as: Book.self, errorBody: APIProblem.self)
+    } catch {
+        _ = error.body?.message ?? error.error.localizedDescription
+    }
+}
+
+// MARK: - The samples, run against a fake session
+
+@Suite struct GettingStartedSamples {
+    private func offline(_ call: NetCall, status: Int = 200, body: String) -> NetCall {
+        var call = call
+        call.firingFunction = .session(CannedSession(status: status, body: Data(body.utf8)))
+        return call
+    }
+
+    @Test @MainActor func configuredCallFiresFromAnotherPlace() async throws {
+        let screen = BookScreen()
+        screen.load(offline(BookCalls.book(42), body: #"{"id":42,"title":"Dune"}"#))
+        for _ in 0..<200 where screen.shown.count < 2 {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        #expect(screen.shown == ["spinner on", "Dune"])
+    }
+
+    @Test func switchingServerIsOneValue() throws {
+        #expect(try BookCalls.book(1).urlRequest().url?.absoluteString == "https://api.example.com/v1/books/1")
+        #expect(try BookCalls.stats().urlRequest().url?.absoluteString == "https://api.example.com/v2/stats")
+        var local = BookCalls.book(1)
+        local.server = Servers.local
+        #expect(try local.urlRequest().url?.absoluteString == "http://localhost:3000/v1/books/1")
+    }
+
+    @Test func typedErrorBodyArrives() async {
+        do {
+            _ = try await offline(BookCalls.add(Book(id: 1, title: "Dune")), status: 409, body: #"{"message":"exists"}"#)
+                .value(as: Book.self, errorBody: APIProblem.self)
+            Issue.record("expected failure")
+        } catch {
+            #expect(error.body == APIProblem(message: "exists"))
+        }
+    }
+}
+
+/// Answers every request with one status and body.
+struct CannedSession: NetworkSession {
+    let status: Int
+    let body: Data
+
+    func start(_ request: URLRequest, completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> any NetworkSessionTask {
+        let response = HTTPURLResponse(url: request.url ?? URL(fileURLWithPath: "/"), statusCode: status, httpVersion: nil, headerFields: nil)
+        completion(body, response, nil)
+        return NoTask()
+    }
+
+    struct NoTask: NetworkSessionTask {
+        func cancel() {}
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import Salvo
+
+/// Production firing through a real `URLSession` against the loopback server.
+@Suite struct ProductionFiringIntegrationTests {
+    private func fire(_ endpoint: Endpoint, server: ServerConfig? = nil) async throws -> HandlerRecorder {
+        let recorder = HandlerRecorder()
+        let loopback = try await ServerConfig.loopback()
+        let call = NetCall(server: server ?? loopback, endpoint: endpoint, responder: recorder.responder, callbackQueue: .immediate, firingFunction: .production)
+        call.fire()
+        await recorder.waitForOutcome()
+        return recorder
+    }
+
+    @Test(arguments: ["a b", "&", "=", "+", "/", "%", "?", "#", "😀", "a&b=c+d/e%f", "ünï"])
+    func trickyTextArrivesByteExact(_ text: String) async throws {
+        let endpoint = Endpoint.post("/echo/\(text)", body: .text(text))
+            .header("X-Text", text.contains("\n") ? "" : text)
+            .adding(query: [URLQueryItem(name: text, value: text), URLQueryItem(name: "again", value: text)])
+        let echo = try await NetCall(server: .loopback(), endpoint: endpoint).value(as: Echo.self)
+        #expect(echo.method == "POST")
+        let segment = try #require(echo.path.split(separator: "/").last)
+        #expect(segment.removingPercentEncoding == text)
+        #expect(echo.queryPairs == [[text, text], ["again", text]])
+        #expect(echo.body == Data(text.utf8))
+        #expect(echo.header("X-Text").map { Data($0.utf8) } != nil)
+    }
+
+    @Test func methodHeadersAndServerDefaultsArrive() async throws {
+        let server = try await ServerConfig.loopback(apiRoute: "echo", defaultHeaders: ["X-Client": "salvo", "Accept": "application/json"])
+        let endpoint = Endpoint(method: "PATCH", path: "/users/\(42)", headers: ["accept": "text/plain", "X-Quote": #"say "hi""#], body: .json(["name": "Ann"]))
+        let echo = try await NetCall(server: server, endpoint: endpoint).value(as: Echo.self)
+        #expect(echo.method == "PATCH")
+        #expect(echo.path == "/echo/users/42")
+        #expect(echo.header("x-client") == "salvo")
+        #expect(echo.header("Accept") == "text/plain")
+        #expect(echo.header("X-Quote") == #"say "hi""#)
+        #expect(echo.header("Content-Type") == "application/json")
+        #expect(echo.body == Data(#"{"name":"Ann"}"#.utf8))
+    }
+
+    @Test func repeatedQueryKeysKeepTheirOrder() async throws {
+        let echo = try await NetCall(server: .loopback(), endpoint: .get("/echo", query: ["b": "2", "a": "1", "b": "3"])).value(as: Echo.self)
+        #expect(echo.query == "b=2&a=1&b=3")
+    }
+
+    struct StatusCase: Sendable, CustomTestStringConvertible {
+        let path: String
+        let expected: [HandlerEvent]
+        var testDescription: String { path }
+    }
+
+    static let statusCases: [StatusCase] = [
+        StatusCase(path: "status/204", expected: [.task, .response(hasResponse: true), .httpResponse(status: 204), .data(Data())]),
+        StatusCase(path: "status/404?empty=1", expected: [.task, .response(hasResponse: true), .httpResponse(status: 404), .errorData(Data()), .serverError(status: 404)]),
+        StatusCase(path: "status/500?empty=1", expected: [.task, .response(hasResponse: true), .httpResponse(status: 500), .errorData(Data()), .serverError(status: 500)]),
+    ]
+
+    @Test(arguments: statusCases)
+    func statusesWithoutBodiesReachTheRightHandlers(_ testCase: StatusCase) async throws {
+        let parts = testCase.path.split(separator: "?")
+        var endpoint = Endpoint.get(EndpointPath(String(parts[0])))
+        if parts.count > 1 { endpoint = endpoint.setting(query: "empty", to: "1") }
+        let recorder = try await fire(endpoint)
+        #expect(recorder.events.map(normalizingEmptyErrorData) == testCase.expected)
+    }
+
+    @Test(arguments: [404, 500])
+    func statusesWithBodiesCarryTheBodyToBothErrorHandlers(_ status: Int) async throws {
+        let recorder = try await fire(.get("/status/\(status)"))
+        let events = recorder.events
+        #expect(events.count == 5)
+        guard case .errorData(let body?) = events[3] else { Issue.record("no error body in \(events)"); return }
+        #expect(String(decoding: body, as: UTF8.self).contains("\"status\": \(status)") || String(decoding: body, as: UTF8.self).contains("\"status\":\(status)"))
+        #expect(events[4] == .serverError(status: status))
+    }
+
+    @Test func serverStatusErrorCarriesCodeURLAndBody() async throws {
+        let server = try await ServerConfig.loopback()
+        do {
+            _ = try await NetCall(server: server, endpoint: .get("/status/503")).response()
+            Issue.record("expected failure")
+        } catch {
+            guard case .serverStatus(let failure) = error else { Issue.record("got \(error)"); return }
+            #expect(failure.statusCode == 503)
+            #expect(failure.url?.path == "/status/503")
+            #expect(failure.body?.isEmpty == false)
+            #expect(error.localizedDescription.contains("503"))
+        }
+    }
+
+    @Test func timeoutBecomesATransportError() async throws {
+        let recorder = try await fire(Endpoint.get("/slow", query: ["delay": "3"]).timeout(0.5))
+        #expect(recorder.events.first == .task)
+        #expect(recorder.events.contains(.error("transport.\(URLError.Code.timedOut.rawValue)")))
+        #expect(recorder.events.filter(\.isTerminal).count == 1)
+    }
+
+    @Test func cancellingMidFlightDeliversCancelledOnce() async throws {
+        let recorder = HandlerRecorder()
+        let call = NetCall(server: try await .loopback(), endpoint: .get("/slow", query: ["delay": "2"]), responder: recorder.responder, callbackQueue: .immediate)
+        let task = call.fire()
+        try await Task.sleep(nanoseconds: 200_000_000)
+        task.cancel()
+        await recorder.waitForOutcome()
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(recorder.events == [.task, .response(hasResponse: false), .error("cancelled"), .errorData(nil)])
+    }
+
+    @Test func asyncCancellationMidFlightThrowsCancelled() async throws {
+        let call = NetCall(server: try await .loopback(), endpoint: .get("/slow", query: ["delay": "2"]))
+        let started = Date()
+        let work = Task { () -> NetworkError? in
+            do throws(NetworkError) { _ = try await call.response(); return nil } catch { return error }
+        }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        work.cancel()
+        let error = await work.value
+        #expect(error?.isCancelled == true)
+        #expect(Date().timeIntervalSince(started) < 1.5)
+    }
+
+    @Test func droppedConnectionMidBodyIsOneTransportError() async throws {
+        let recorder = try await fire(.get("/drop"))
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let events = recorder.events
+        #expect(events.filter(\.isTerminal).count == 1)
+        #expect(!events.contains { if case .data = $0 { return true } else { return false } })
+        #expect(events.contains { if case .error(let kind) = $0 { return kind.hasPrefix("transport.") } else { return false } })
+    }
+
+    @Test func nonJSONBodyIsADecodingErrorWithTheBody() async throws {
+        let server = try await ServerConfig.loopback()
+        do {
+            _ = try await NetCall(server: server, endpoint: .get("/text")).value(as: [String: Int].self)
+            Issue.record("expected decoding failure")
+        } catch {
+            #expect(error.responseBody == Data("not json at all".utf8))
+        }
+    }
+
+    @Test func redirectsAreFollowed() async throws {
+        let echo = try await NetCall(server: .loopback(), endpoint: .get("/redirect", query: ["to": "/echo/landed"])).value(as: Echo.self)
+        #expect(echo.path == "/echo/landed")
+    }
+
+    @Test func unreachablePortIsATransportError() async throws {
+        let server = ServerConfig(scheme: "http", host: "127.0.0.1", port: 9)
+        let recorder = try await fire(.get("/x"), server: server)
+        #expect(recorder.events.contains { if case .error(let kind) = $0 { return kind.hasPrefix("transport.") } else { return false } })
+    }
+
+    private func normalizingEmptyErrorData(_ event: HandlerEvent) -> HandlerEvent {
+        if case .errorData(nil) = event { return .errorData(Data()) }
+        return event
+    }
+}
