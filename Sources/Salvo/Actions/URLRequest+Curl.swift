@@ -28,7 +28,7 @@ extension URLRequest {
         if method == "HEAD" {
             arguments.append("--head")
         } else if method != "GET" || !body.isEmpty {
-            arguments += ["-X", Shell.quote(method)]
+            arguments += ["-X", Shell.quoteUnlessWord(method)]
         }
         arguments.append(Shell.quote(url.map { redaction.redact($0).absoluteString } ?? ""))
         for (name, value) in (allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
@@ -55,5 +55,10 @@ enum Shell {
     /// `text` in single quotes; each `'` inside becomes `'\''` (close, escaped quote, reopen).
     static func quote(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
+    /// `text` as it is when it is only ASCII letters (a method such as `POST`), else quoted.
+    static func quoteUnlessWord(_ text: String) -> String {
+        !text.isEmpty && text.utf8.allSatisfy({ (65...90).contains($0) || (97...122).contains($0) }) ? text : quote(text)
     }
 }
