@@ -9,7 +9,8 @@ import FoundationNetworking
 /// new one. It is added only when the endpoint says ``Endpoint/requiresAuthentication`` and the
 /// request goes to the server the action was made for (same scheme, host and port): a token is
 /// never sent to another host, even when a call to one lists this action. A `nil` token sends
-/// the request without the header.
+/// the request without the header. When the server redirects to another origin, the session
+/// drops the header before following (see ``FiringFunction/production``).
 ///
 /// ```swift
 /// var api = ServerConfig(host: "api.example.com")
@@ -41,6 +42,7 @@ public struct AuthTokenAction: NetworkAction {
         self.scheme = scheme
         self.origin = Origin(scheme: server.scheme, host: server.host, port: server.port)
         self.token = token
+        RedirectGuard.protectHeader(headerName)
     }
 
     /// Sets the header when the endpoint requires authentication and the request goes to the server.
@@ -55,35 +57,5 @@ public struct AuthTokenAction: NetworkAction {
         var request = request
         request.setValue(scheme.isEmpty ? token : "\(scheme) \(token)", forHTTPHeaderField: headerName)
         return request
-    }
-}
-
-/// Scheme, host and port, compared the way browsers compare origins (host case-insensitively,
-/// a missing port meaning the scheme's default).
-struct Origin: Sendable, Hashable {
-    let scheme: String
-    let host: String
-    let port: Int?
-
-    init(scheme: String, host: String, port: Int?) {
-        self.scheme = scheme.lowercased()
-        var bare = Substring(host.lowercased())
-        if bare.hasPrefix("["), bare.hasSuffix("]") { bare = bare.dropFirst().dropLast() }
-        self.host = String(bare)
-        self.port = port ?? Self.defaultPort(for: self.scheme)
-    }
-
-    /// Whether `url` is on this origin.
-    func matches(_ url: URL) -> Bool {
-        guard let scheme = url.scheme, let host = url.host else { return false }
-        return Origin(scheme: scheme, host: host, port: url.port) == self
-    }
-
-    private static func defaultPort(for scheme: String) -> Int? {
-        switch scheme {
-        case "http": return 80
-        case "https": return 443
-        default: return nil
-        }
     }
 }
