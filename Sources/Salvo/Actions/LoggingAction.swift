@@ -13,7 +13,9 @@ import FoundationNetworking
 /// With ``includesHeaders`` and ``includesBodies`` the same message carries indented header
 /// lines and the body (JSON pretty-printed), cut at ``bodyLimit`` characters. ``redaction`` hides
 /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` by default; its query keys
-/// are hidden in URLs, form bodies and JSON fields of the same name.
+/// are hidden in URLs, form bodies and JSON fields of the same name. Any value the request sent
+/// in a hidden header or query item is also removed wherever else it appears, e.g. in a response
+/// that echoes it (values shorter than 4 characters are left alone).
 ///
 /// Put it last (innermost): it then logs each request as sent and every attempt's response,
 /// including the ones that outer actions retry.
@@ -82,7 +84,7 @@ public struct LoggingAction: NetworkAction {
         if includesBodies, !body.isEmpty {
             lines += bodyLines(body, contentType: request.value(forHTTPHeaderField: "Content-Type"))
         }
-        return lines.joined(separator: "\n")
+        return SecretValues(of: request, hiddenBy: redaction).scrub(lines.joined(separator: "\n"))
     }
 
     /// `← STATUS METHOD URL (duration, size)`, or `← failed …: reason`, and the optional detail lines.
@@ -105,7 +107,7 @@ public struct LoggingAction: NetworkAction {
         if includesBodies, !body.isEmpty {
             lines += bodyLines(body, contentType: http.value(forHTTPHeaderField: "Content-Type"))
         }
-        return lines.joined(separator: "\n")
+        return SecretValues(of: outcome.request, hiddenBy: redaction).scrub(lines.joined(separator: "\n"))
     }
 
     private func describe(_ request: URLRequest) -> String {

@@ -20,7 +20,8 @@ extension URLRequest {
     }
 
     /// A `curl` command that sends this request, with `redaction`'s headers, query items and
-    /// body fields (form or JSON fields named like its query keys) hidden.
+    /// body fields (form or JSON fields named like its query keys) hidden; a text body also loses
+    /// any value the request sends in a hidden header or query item.
     public func curlCommand(redaction: Redaction) -> String {
         var arguments = ["curl"]
         let method = httpMethod ?? "GET"
@@ -40,7 +41,7 @@ extension URLRequest {
             let contentType = value(forHTTPHeaderField: "Content-Type")
             let sent = BodyPreview(redaction: redaction, limit: .max).redacted(body, contentType: contentType)
             if let text = String(data: sent, encoding: .utf8) {
-                arguments += ["--data-raw", Shell.quote(text)]
+                arguments += ["--data-raw", Shell.quote(SecretValues(of: self, hiddenBy: redaction).scrub(text))]
             } else {
                 pipe = "printf '%s' \(Shell.quote(sent.base64EncodedString())) | base64 --decode | "
                 arguments += ["--data-binary", "@-"]

@@ -65,6 +65,13 @@ import Testing
         #expect(command.contains("user=ann&password=<redacted>"))
     }
 
+    @Test func aSecretHeaderValueRepeatedInTheBodyIsRedactedThere() throws {
+        let endpoint = Endpoint.post("/link", json: ["token": "tok-secret-1"]).header("Authorization", "Bearer tok-secret-1")
+        let command = try NetCall(server: server, endpoint: endpoint).curlCommand()
+        #expect(!command.contains("tok-secret-1"))
+        #expect(command.contains(#"--data-raw '{"token":"<redacted>"}'"#))
+    }
+
     @Test func headUsesTheHeadFlag() throws {
         #expect(try NetCall(server: server, endpoint: .head("/x")).curlCommand() == "curl --head 'https://api.test/x'")
     }

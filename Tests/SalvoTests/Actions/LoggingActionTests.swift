@@ -72,6 +72,16 @@ import Testing
         #expect(response.contains("\n    {\n"))
     }
 
+    @Test func aSecretTheServerEchoesBackIsRedactedInTheBody() async throws {
+        let endpoint = Endpoint.get("/echo", query: ["sig": "sig-secret"]).header("Authorization", "Bearer echo-secret")
+        let body = #"{"headers":[["Authorization","Bearer echo-secret"]],"query":"sig=sig-secret"}"#
+        let transcript = await log(endpoint, reply: .status(200, body: body)) {
+            LoggingAction(includesBodies: true, redaction: .default.adding(queryKeys: ["sig"]), sink: $0.append)
+        }
+        #expect(!transcript.text.contains("echo-secret"))
+        #expect(!transcript.text.contains("sig-secret"))
+    }
+
     @Test func longBodiesAreCutAtTheLimit() async throws {
         let transcript = await log(.get("/text"), reply: .status(200, body: String(repeating: "a", count: 500))) {
             LoggingAction(includesBodies: true, bodyLimit: 100, sink: $0.append)
