@@ -13,7 +13,7 @@ extension NetCall {
         let url = try server.url(for: endpoint)
         var request = URLRequest(url: url)
         request.httpMethod = endpoint.method.rawValue
-        if let timeout = endpoint.timeout { request.timeoutInterval = timeout }
+        if let timeout = endpoint.timeout { request.timeoutInterval = Self.effectiveTimeout(timeout) }
         for field in server.defaultHeaders.merging(endpoint.headers) {
             try Self.validate(field)
             request.setValue(field.value, forHTTPHeaderField: field.name)
@@ -30,6 +30,16 @@ extension NetCall {
             throw .invalidRequest(RequestProblem(.body, reason))
         }
         return request
+    }
+
+    /// Linux's libcurl-based URLSession truncates timeouts to whole seconds, so 0.5 would time out
+    /// at once; there, a timeout is rounded up to the next whole second (at least 1).
+    static func effectiveTimeout(_ seconds: TimeInterval) -> TimeInterval {
+        #if canImport(FoundationNetworking)
+        return max(1, seconds.rounded(.up))
+        #else
+        return seconds
+        #endif
     }
 
     private static func validate(_ field: HTTPHeaders.Field) throws(NetworkError) {

@@ -22,6 +22,8 @@ public struct RequestProblem: Sendable, Hashable, CustomStringConvertible {
         case url
         /// An action that refused to let the request go out.
         case action
+        /// A mock or replay fixture the answer should come from: missing, empty, not JSON, or not in the expected format.
+        case fixture
     }
 
     /// The part of the request that is wrong.

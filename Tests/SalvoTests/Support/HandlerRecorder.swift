@@ -27,9 +27,11 @@ enum HandlerEvent: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The outcome's last handler: after it no other handler may run for this firing.
-    var isTerminal: Bool {
+    /// (`errorData` ends a transport failure but comes before `serverError` on a status failure.)
+    func isTerminal(after previous: HandlerEvent?) -> Bool {
         switch self {
-        case .data, .serverError, .errorData: return true
+        case .data, .serverError: return true
+        case .errorData: if case .error = previous { return true } else { return false }
         default: return false
         }
     }
@@ -40,6 +42,12 @@ final class HandlerRecorder: Sendable {
     private let state = Locked<(events: [HandlerEvent], done: Bool)>(([], false))
 
     var events: [HandlerEvent] { state.withLock { $0.events } }
+
+    /// How many outcomes were delivered: must be exactly 1 per firing.
+    var outcomeCount: Int {
+        let events = events
+        return events.indices.filter { events[$0].isTerminal(after: $0 > 0 ? events[$0 - 1] : nil) }.count
+    }
 
     var responder: NetworkResponder {
         NetworkResponder(
@@ -64,8 +72,8 @@ final class HandlerRecorder: Sendable {
 
     private func record(_ event: HandlerEvent) {
         state.withLock { state in
+            if event.isTerminal(after: state.events.last) { state.done = true }
             state.events.append(event)
-            if event.isTerminal { state.done = true }
         }
     }
 

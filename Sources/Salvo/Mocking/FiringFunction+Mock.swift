@@ -1,0 +1,35 @@
+import Foundation
+
+extension FiringFunction {
+    /// Answers every call with `response`, offline, through the same pipeline as production firing.
+    ///
+    /// ```swift
+    /// call.firingFunction = .mock(.json(user))
+    /// call.firingFunction = .mock(.failure(.notConnectedToInternet))
+    /// ```
+    public static func mock(_ response: MockResponse, conditions: NetworkConditions = .ideal) -> FiringFunction {
+        .session(MockSession(conditions: conditions) { _ in response })
+    }
+
+    /// Answers every call with `status`, optional `headers` and `body`: `.mock(status: 500)`.
+    public static func mock(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) -> FiringFunction {
+        .mock(.status(status, headers: headers, body: body))
+    }
+
+    /// Answers every call from `routes`; a request no route matches fails naming its method and URL.
+    ///
+    /// ```swift
+    /// AppEnvironment.firingFunction = .mock(routes, conditions: .slow(seed: 3))
+    /// ```
+    public static func mock(_ routes: MockRoutes, conditions: NetworkConditions = .ideal) -> FiringFunction {
+        .session(MockSession(conditions: conditions) { routes.response(for: $0.request) })
+    }
+
+    /// Answers every call with what `answer` computes from the request.
+    public static func mock(
+        conditions: NetworkConditions = .ideal,
+        answer: @escaping @Sendable (MockRequest) -> MockResponse
+    ) -> FiringFunction {
+        .session(MockSession(conditions: conditions, answer: answer))
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension FiringFunction {
+    /// Fires through `session` (production by default) and writes every exchange to `folder`.
+    ///
+    /// ```swift
+    /// call.firingFunction = .recording(to: URL(fileURLWithPath: "Fixtures/Users"))
+    /// ```
+    public static func recording(
+        to folder: URL,
+        options: FixtureOptions = .default,
+        through session: any NetworkSession = URLSession.shared
+    ) -> FiringFunction {
+        .session(RecordingSession(wrapping: session, to: folder, options: options))
+    }
+
+    /// Answers every call from fixtures in `folder`, offline; a missing fixture fails naming the request and folder.
+    ///
+    /// ```swift
+    /// call.firingFunction = .replaying(from: URL(fileURLWithPath: "Fixtures/Users"))
+    /// ```
+    public static func replaying(
+        from folder: URL,
+        options: FixtureOptions = .default,
+        conditions: NetworkConditions = .ideal
+    ) -> FiringFunction {
+        .session(ReplaySession(from: folder, options: options, conditions: conditions))
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One recorded exchange as stored on disk: pretty-printed JSON with sorted keys, so a fixture
+/// reads well and diffs line by line.
+///
+/// ```json
+/// {
+///   "request" : { "bodyHash" : "fnv1a64:…", "headers" : { … }, "method" : "GET", "url" : "…" },
+///   "response" : { "body" : { "text" : "{\"id\":42}" }, "headers" : { … }, "status" : 200 },
+///   "version" : 1
+/// }
+/// ```
+struct Fixture: Codable, Sendable, Equatable {
+    /// The format version; files with another version are refused with a clear error.
+    static let currentVersion = 1
+
+    var version: Int
+    var request: Request
+    var response: Response
+
+    /// What was sent, with secrets redacted.
+    struct Request: Codable, Sendable, Equatable {
+        var method: String
+        var url: String
+        var headers: [String: String]
+        /// A hash of the request body (which is not stored: it may hold passwords), if there was one.
+        var bodyHash: String?
+    }
+
+    /// What came back, with secret headers redacted.
+    struct Response: Codable, Sendable, Equatable {
+        var status: Int
+        var headers: [String: String]
+        var body: Body?
+
+        var httpHeaders: HTTPHeaders {
+            HTTPHeaders(headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        }
+    }
+
+    /// A body: UTF-8 text as a string, anything else as base64.
+    struct Body: Codable, Sendable, Equatable {
+        var text: String?
+        var base64: String?
+
+        init(_ data: Data) {
+            if let text = String(data: data, encoding: .utf8), Data(text.utf8) == data {
+                self.text = text
+            } else {
+                base64 = data.base64EncodedString()
+            }
+        }
+
+        /// The bytes, or nil when neither field holds a valid body.
+        var data: Data? {
+            if let text { return Data(text.utf8) }
+            return base64.flatMap { Data(base64Encoded: $0) }
+        }
+    }
+
+    /// A fixture of `request` and its answer, with `redaction` applied to both before anything is kept.
+    init(request: URLRequest, response: HTTPURLResponse, body: Data?, redaction: Redaction) {
+        let redacted = redaction.redact(request)
+        version = Self.currentVersion
+        self.request = Request(
+            method: request.httpMethod ?? "GET",
+            url: redacted.url?.absoluteString ?? "",
+            headers: redacted.allHTTPHeaderFields ?? [:],
+            bodyHash: request.httpBody.map(FixtureName.bodyHash)
+        )
+        self.response = Response(
+            status: response.statusCode,
+            headers: redaction.redact(HTTPHeaders(response)).dictionary,
+            body: body.flatMap { $0.isEmpty ? nil : Body($0) }
+        )
+    }
+
+    /// The fixture as written to disk.
+    func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self) + Data("\n".utf8)
+    }
+
+    /// Loads and checks the fixture at `url`.
+    ///
+    /// - Throws: ``NetworkError/invalidRequest(_:)`` with part `.fixture` naming the file when it
+    ///   is missing, empty, not JSON, not in this format, or holds an impossible status or body.
+    static func load(from url: URL) throws(NetworkError) -> Fixture {
+        let data = try FixtureFile.read(url)
+        guard (try? JSONSerialization.jsonObject(with: data)) != nil else {
+            throw FixtureFile.problem("fixture file \(url.path) is not JSON")
+        }
+        let fixture: Fixture
+        do {
+            fixture = try JSONDecoder().decode(Fixture.self, from: data)
+        } catch let error as DecodingError {
+            throw FixtureFile.problem("fixture file \(url.path) is not a Salvo fixture: \(FixtureFile.describe(error))")
+        } catch {
+            throw FixtureFile.problem("fixture file \(url.path) is not a Salvo fixture: \(error)")
+        }
+        guard fixture.version == currentVersion else {
+            throw FixtureFile.problem("fixture file \(url.path) has version \(fixture.version); this Salvo reads version \(currentVersion)")
+        }
+        guard (100...599).contains(fixture.response.status) else {
+            throw FixtureFile.problem("fixture file \(url.path) has status \(fixture.response.status), outside 100–599")
+        }
+        if let body = fixture.response.body, body.data == nil {
+            throw FixtureFile.problem("fixture file \(url.path) has a response body with neither \"text\" nor valid \"base64\"")
+        }
+        return fixture
+    }
+}

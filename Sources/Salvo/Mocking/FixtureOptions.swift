@@ -1,0 +1,25 @@
+/// How recording and replay name, match and redact fixtures; give both sides the same options.
+///
+/// ```swift
+/// let options = FixtureOptions(redaction: .default.adding(queryKeys: ["api_key"]), matchesBody: true)
+/// call.firingFunction = .recording(to: folder, options: options)
+/// ```
+public struct FixtureOptions: Sendable, Hashable {
+    /// Header fields and query items hidden before anything is written (and when matching).
+    public var redaction: Redaction
+    /// Whether the request body's hash is part of the match, so two POSTs to one URL get two fixtures.
+    public var matchesBody: Bool
+    /// Whether scheme, host and port are part of the match; turn off to replay fixtures recorded
+    /// against another server (e.g. staging fixtures in a local run).
+    public var matchesOrigin: Bool
+
+    /// Options from their parts; by default secrets are hidden, the body is ignored and the origin counts.
+    public init(redaction: Redaction = .default, matchesBody: Bool = false, matchesOrigin: Bool = true) {
+        self.redaction = redaction
+        self.matchesBody = matchesBody
+        self.matchesOrigin = matchesOrigin
+    }
+
+    /// Secrets hidden, matched by method and full URL.
+    public static let `default` = FixtureOptions()
+}

@@ -1,0 +1,52 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The request a mock answers, with the values a matching route captured from its path.
+///
+/// ```swift
+/// .get("/users/:id") { request in
+///     .json(User(id: request.parameters["id"] ?? ""))
+/// }
+/// ```
+public struct MockRequest: Sendable {
+    /// The request as the session received it, after every action adapted it.
+    public let request: URLRequest
+    /// Path parameters captured by a route pattern (`:id` → `"42"`), percent-decoded.
+    public let parameters: [String: String]
+
+    /// A mock request for `request`, with captured path `parameters`.
+    public init(_ request: URLRequest, parameters: [String: String] = [:]) {
+        self.request = request
+        self.parameters = parameters
+    }
+
+    /// The request method.
+    public var method: HTTPMethod { HTTPMethod(request.httpMethod ?? "GET") }
+
+    /// The request URL.
+    public var url: URL? { request.url }
+
+    /// The decoded query items; for a repeated name the last value wins.
+    public var query: [String: String] {
+        guard let url, let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems else { return [:] }
+        return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// The request body, if any.
+    public var body: Data? { request.httpBody }
+
+    /// The value of header `name` (any case).
+    public func header(_ name: String) -> String? { request.value(forHTTPHeaderField: name) }
+
+    /// The body decoded from JSON as `T`.
+    ///
+    /// - Throws: the decoder's error, or `DecodingError.valueNotFound` when there is no body.
+    public func decodeBody<T: Decodable>(as type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        guard let body else {
+            throw DecodingError.valueNotFound(T.self, .init(codingPath: [], debugDescription: "the request has no body"))
+        }
+        return try decoder.decode(type, from: body)
+    }
+}

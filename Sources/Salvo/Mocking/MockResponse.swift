@@ -1,0 +1,140 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A canned answer for mock firing: an HTTP response (status, headers, body) or a transport error,
+/// optionally after a simulated delay.
+///
+/// Bodies come from `Data`, text, any `Encodable`, a file, a bundle resource, or a recorded fixture.
+/// Files are read when the answer is given, so a missing or malformed file fails that call with
+/// ``NetworkError/invalidRequest(_:)`` naming the file; nothing crashes.
+///
+/// ```swift
+/// call.firingFunction = .mock(.json(user))
+/// call.firingFunction = .mock(.text("teapot", status: 418))
+/// call.firingFunction = .mock(.failure(.notConnectedToInternet).delayed(by: 0.5))
+/// ```
+public struct MockResponse: Sendable {
+    enum Answer: Sendable {
+        case http(status: Int, headers: HTTPHeaders, body: MockBody)
+        case failure(URLError)
+        case problem(reason: String, part: RequestProblem.Part)
+    }
+
+    let answer: Answer
+    /// Seconds to wait before answering; added to any latency the network conditions draw.
+    public var latency: TimeInterval = 0
+
+    init(_ answer: Answer) {
+        self.answer = answer
+    }
+
+    /// A response with `status`, `headers` and raw `body`.
+    public static func status(_ status: Int, headers: HTTPHeaders = [:], body: Data = Data()) -> MockResponse {
+        MockResponse(.http(status: status, headers: headers, body: .data(body)))
+    }
+
+    /// A response whose body is `data`.
+    public static func data(_ data: Data, status: Int = 200, headers: HTTPHeaders = [:]) -> MockResponse {
+        .status(status, headers: headers, body: data)
+    }
+
+    /// A response whose body is `text` in UTF-8 (`Content-Type: text/plain` unless `headers` set one).
+    public static func text(_ text: String, status: Int = 200, headers: HTTPHeaders = [:]) -> MockResponse {
+        .status(status, headers: defaulting(headers, contentType: "text/plain; charset=utf-8"), body: Data(text.utf8))
+    }
+
+    /// A response whose body is `value` encoded as JSON (`Content-Type: application/json`).
+    ///
+    /// A value that cannot be encoded fails the call with a clear ``NetworkError/invalidRequest(_:)``.
+    public static func json<Value: Encodable>(
+        _ value: Value,
+        status: Int = 200,
+        headers: HTTPHeaders = [:],
+        encoder: JSONEncoder = JSONEncoder()
+    ) -> MockResponse {
+        do {
+            let body = try encoder.encode(value)
+            return .status(status, headers: defaulting(headers, contentType: "application/json"), body: body)
+        } catch {
+            return MockResponse(.problem(reason: "the mock value of type \(Value.self) could not be encoded as JSON: \(error)", part: .fixture))
+        }
+    }
+
+    /// A response whose body is the contents of the file at `url`, read when the call is answered.
+    ///
+    /// `Content-Type` follows the file extension (`.json`, `.txt`, `.html`, `.xml`, `.png`, `.jpg`)
+    /// unless `headers` set one. A missing or empty file, or a `.json` file that is not JSON, fails
+    /// the call naming the file.
+    public static func file(_ url: URL, status: Int = 200, headers: HTTPHeaders = [:]) -> MockResponse {
+        let type = MockBody.contentType(forExtension: url.pathExtension)
+        return MockResponse(.http(status: status, headers: type.map { defaulting(headers, contentType: $0) } ?? headers, body: .file(url)))
+    }
+
+    /// A response whose body is the bundle resource `name`, e.g. `.resource("user.json", in: .module)`.
+    public static func resource(_ name: String, in bundle: Bundle, status: Int = 200, headers: HTTPHeaders = [:]) -> MockResponse {
+        let file = name as NSString
+        let ext = file.pathExtension
+        guard let url = bundle.url(forResource: ext.isEmpty ? name : file.deletingPathExtension, withExtension: ext.isEmpty ? nil : ext) else {
+            return MockResponse(.problem(reason: "fixture resource \"\(name)\" is not in bundle \(bundle.bundleURL.path)", part: .fixture))
+        }
+        return .file(url, status: status, headers: headers)
+    }
+
+    /// The response recorded in the Salvo fixture file at `url` (see ``FiringFunction/recording(to:options:through:)``).
+    public static func fixture(_ url: URL) -> MockResponse {
+        MockResponse(.http(status: 0, headers: [:], body: .fixture(url)))
+    }
+
+    /// A transport failure such as `.notConnectedToInternet` or `.timedOut`.
+    public static func failure(_ code: URLError.Code) -> MockResponse {
+        .failure(URLError(code))
+    }
+
+    /// A transport failure with the given error.
+    public static func failure(_ error: URLError) -> MockResponse {
+        MockResponse(.failure(error))
+    }
+
+    /// This answer, given after `seconds` more (cancelling the call ends the wait at once).
+    public func delayed(by seconds: TimeInterval) -> MockResponse {
+        var copy = self
+        copy.latency = NetworkConditions.clampedDelay(latency + seconds)
+        return copy
+    }
+
+    /// This answer with the response header `name` set to `value`.
+    public func header(_ name: String, _ value: String) -> MockResponse {
+        guard case .http(let status, var headers, let body) = answer else { return self }
+        headers[name] = value
+        var copy = MockResponse(.http(status: status, headers: headers, body: body))
+        copy.latency = latency
+        return copy
+    }
+
+    /// What a session reports for this answer to `request`: body, response and error.
+    func resolve(for request: URLRequest) -> (Data?, URLResponse?, (any Error)?) {
+        switch answer {
+        case .failure(let error):
+            return (nil, nil, error)
+        case .problem(let reason, let part):
+            return (nil, nil, NetworkError.invalidRequest(RequestProblem(part, reason)))
+        case .http(let status, let headers, let body):
+            do {
+                let loaded = try body.load(status: status, headers: headers)
+                let url = request.url ?? URL(fileURLWithPath: "/")
+                let response = HTTPURLResponse(url: url, statusCode: loaded.status, httpVersion: "HTTP/1.1", headerFields: loaded.headers.dictionary)
+                return (loaded.body, response, nil)
+            } catch {
+                return (nil, nil, error)
+            }
+        }
+    }
+
+    private static func defaulting(_ headers: HTTPHeaders, contentType: String) -> HTTPHeaders {
+        var headers = headers
+        if !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
+        return headers
+    }
+}

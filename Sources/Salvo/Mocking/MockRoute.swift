@@ -1,0 +1,94 @@
+import Foundation
+
+/// One entry of a ``MockRoutes`` table: a method, a path pattern, optional query constraints, and
+/// the answer.
+///
+/// Patterns are paths whose segments are literal text, `:name` (one segment, captured into
+/// ``MockRequest/parameters``), `*` (any one segment) or `**` (any number of segments, also none).
+///
+/// ```swift
+/// MockRoute.get("/users/:id") { request in .json(User(id: request.parameters["id"] ?? "")) }
+/// MockRoute.get("/users", query: ["page": "2"], .json(pageTwo))
+/// MockRoute.delete("/users/*", .status(204))
+/// ```
+public struct MockRoute: Sendable {
+    /// The method the route answers.
+    public let method: HTTPMethod
+    /// The path pattern, as written.
+    public let pattern: String
+    /// Query items the request must carry; a value of `"*"` accepts any value.
+    public let query: [String: String]
+    let segments: [MockPathSegment]
+    let answer: @Sendable (MockRequest) -> MockResponse
+
+    /// A route answering `method` requests whose path matches `pattern` and whose query has `query`.
+    public init(
+        _ method: HTTPMethod,
+        _ pattern: String,
+        query: [String: String] = [:],
+        answer: @escaping @Sendable (MockRequest) -> MockResponse
+    ) {
+        self.method = method
+        self.pattern = pattern
+        self.query = query
+        self.segments = MockPathSegment.parse(pattern)
+        self.answer = answer
+    }
+
+    /// A route always giving `response`.
+    public init(_ method: HTTPMethod, _ pattern: String, query: [String: String] = [:], _ response: MockResponse) {
+        self.init(method, pattern, query: query) { _ in response }
+    }
+
+    /// A `GET` route giving `response`.
+    public static func get(_ pattern: String, query: [String: String] = [:], _ response: MockResponse) -> MockRoute {
+        MockRoute(.get, pattern, query: query, response)
+    }
+
+    /// A `GET` route computing its answer from the request.
+    public static func get(_ pattern: String, query: [String: String] = [:], answer: @escaping @Sendable (MockRequest) -> MockResponse) -> MockRoute {
+        MockRoute(.get, pattern, query: query, answer: answer)
+    }
+
+    /// A `POST` route giving `response`.
+    public static func post(_ pattern: String, query: [String: String] = [:], _ response: MockResponse) -> MockRoute {
+        MockRoute(.post, pattern, query: query, response)
+    }
+
+    /// A `POST` route computing its answer from the request.
+    public static func post(_ pattern: String, query: [String: String] = [:], answer: @escaping @Sendable (MockRequest) -> MockResponse) -> MockRoute {
+        MockRoute(.post, pattern, query: query, answer: answer)
+    }
+
+    /// A `PUT` route giving `response`.
+    public static func put(_ pattern: String, query: [String: String] = [:], _ response: MockResponse) -> MockRoute {
+        MockRoute(.put, pattern, query: query, response)
+    }
+
+    /// A `PATCH` route giving `response`.
+    public static func patch(_ pattern: String, query: [String: String] = [:], _ response: MockResponse) -> MockRoute {
+        MockRoute(.patch, pattern, query: query, response)
+    }
+
+    /// A `DELETE` route giving `response`.
+    public static func delete(_ pattern: String, query: [String: String] = [:], _ response: MockResponse) -> MockRoute {
+        MockRoute(.delete, pattern, query: query, response)
+    }
+
+    /// `"GET /users/:id"`, plus the query constraints if any.
+    var summary: String {
+        let constraints = query.keys.sorted().map { "\($0)=\(query[$0] ?? "")" }.joined(separator: "&")
+        return "\(method) \(pattern)" + (constraints.isEmpty ? "" : "?" + constraints)
+    }
+
+    /// The captured parameters when `path` (decoded segments) and `items` satisfy this route.
+    func match(path: [String], query items: [String: String]) -> [String: String]? {
+        for (name, value) in query {
+            guard let actual = items[name], value == "*" || actual == value else { return nil }
+        }
+        return MockPathSegment.match(segments[...], path[...])
+    }
+
+    /// How specific the route is: per segment literal > `:param` > `*` > `**`, compared left to right.
+    var specificity: [Int] { segments.map(\.specificity) }
+}

@@ -1,0 +1,98 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A ``NetworkSession`` that answers every request from code, never touching the network.
+///
+/// Fire through it with ``FiringFunction/session(_:)`` (the `.mock(...)` firing functions do), so
+/// mock answers take the same path as production ones: actions, status validation, error
+/// mapping, handler order and async/await all behave identically.
+///
+/// ```swift
+/// let session = MockSession(conditions: .slow(seed: 1)) { request in
+///     request.method == .get ? .json(users) : .status(405)
+/// }
+/// call.firingFunction = .session(session)
+/// ```
+public struct MockSession: NetworkSession {
+    private let answer: @Sendable (MockRequest) -> MockResponse
+    private let conditions: NetworkConditions
+    private let generator: Locked<SplitMix64>
+
+    /// A session answering each request with `answer`, under `conditions`.
+    ///
+    /// - Parameters:
+    ///   - conditions: simulated latency and failures; the generator is seeded once per session,
+    ///     so firing the same requests in the same order repeats the same delays and failures.
+    ///   - answer: the canned answer for a request.
+    public init(conditions: NetworkConditions = .ideal, answer: @escaping @Sendable (MockRequest) -> MockResponse) {
+        self.answer = answer
+        self.conditions = conditions
+        self.generator = Locked(SplitMix64(seed: conditions.seed))
+    }
+
+    /// Answers `request`, at once when there is no delay, otherwise after it without blocking a thread.
+    public func start(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> any NetworkSessionTask {
+        let draw = generator.withLock { conditions.draw(using: &$0) }
+        let response = answer(MockRequest(request))
+        let failure = draw.fails ? URLError(conditions.failure) : nil
+        let task = MockSessionTask(completion: completion)
+        let delay = NetworkConditions.clampedDelay(response.latency + draw.delay)
+        let deliver: @Sendable () -> Void = {
+            if let failure {
+                task.complete(nil, nil, failure)
+            } else {
+                let (data, urlResponse, error) = response.resolve(for: request)
+                task.complete(data, urlResponse, error)
+            }
+        }
+        if delay > 0 {
+            task.schedule(after: delay, deliver)
+        } else {
+            deliver()
+        }
+        return task
+    }
+}
+
+/// A mock answer in flight: completes exactly once, either with the answer or, when cancelled
+/// first, at once with `URLError(.cancelled)`.
+final class MockSessionTask: NetworkSessionTask {
+    private typealias Completion = @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    private let state: Locked<(completion: Completion?, timer: DispatchWorkItem?)>
+
+    init(completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) {
+        state = Locked((completion, nil))
+    }
+
+    /// Runs `work` after `seconds` on a global queue; cancelling drops the timer.
+    func schedule(after seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) {
+        let item = DispatchWorkItem(block: work)
+        let isPending = state.withLock { state in
+            state.timer = item
+            return state.completion != nil
+        }
+        guard isPending else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)
+    }
+
+    /// Calls the completion unless it already ran.
+    func complete(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) {
+        let completion = state.withLock { state in
+            defer { state = (nil, nil) }
+            return state.completion
+        }
+        completion?(data, response, error)
+    }
+
+    /// Stops the timer and completes with `URLError(.cancelled)` now.
+    func cancel() {
+        let timer = state.withLock { $0.timer }
+        timer?.cancel()
+        complete(nil, nil, URLError(.cancelled))
+    }
+}

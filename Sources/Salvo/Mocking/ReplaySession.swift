@@ -1,0 +1,70 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A ``NetworkSession`` that answers from fixtures a ``RecordingSession`` wrote, with no network access.
+///
+/// Requests are matched by method and URL (and body hash when ``FixtureOptions/matchesBody`` is
+/// on), after the same redaction recording applied. A request with no fixture, or a fixture that
+/// is empty, not JSON or not in the format, fails with ``NetworkError/invalidRequest(_:)`` (part
+/// `.fixture`) naming the request, the folder and the file.
+///
+/// ```swift
+/// call.firingFunction = .replaying(from: fixtures)
+/// ```
+public struct ReplaySession: NetworkSession {
+    /// The folder fixtures are read from.
+    public let folder: URL
+    /// How fixtures are named, matched and redacted; use the options they were recorded with.
+    public let options: FixtureOptions
+    private let mock: MockSession
+
+    /// A session serving fixtures from `folder`, optionally under simulated `conditions`.
+    public init(from folder: URL, options: FixtureOptions = .default, conditions: NetworkConditions = .ideal) {
+        self.folder = folder
+        self.options = options
+        mock = MockSession(conditions: conditions) { request in
+            Self.answer(request.request, folder: folder, options: options)
+        }
+    }
+
+    /// Answers `request` from its fixture.
+    public func start(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> any NetworkSessionTask {
+        mock.start(request, completion: completion)
+    }
+
+    private static func answer(_ request: URLRequest, folder: URL, options: FixtureOptions) -> MockResponse {
+        let name = FixtureName.fileName(for: request, options: options)
+        let file = folder.appendingPathComponent(name)
+        let method = (request.httpMethod ?? "GET").uppercased()
+        let url = FixtureName.matchURL(request.url, options: options)
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            return MockResponse(.problem(
+                reason: "no recorded fixture for \(method) \(url) in \(folder.path) (expected \(name)); record it with FiringFunction.recording(to:)",
+                part: .fixture
+            ))
+        }
+        do {
+            let fixture = try Fixture.load(from: file)
+            let recordedURL = URL(string: fixture.request.url).map { FixtureName.matchURL($0, options: options) } ?? fixture.request.url
+            guard fixture.request.method.uppercased() == method, recordedURL == url else {
+                return MockResponse(.problem(
+                    reason: "fixture file \(file.path) was recorded for \(fixture.request.method) \(fixture.request.url), not \(method) \(url)",
+                    part: .fixture
+                ))
+            }
+            return .status(fixture.response.status, headers: fixture.response.httpHeaders, body: fixture.response.body?.data ?? Data())
+        } catch {
+            return MockResponse(.problem(reason: Self.reason(error), part: .fixture))
+        }
+    }
+
+    private static func reason(_ error: NetworkError) -> String {
+        if case .invalidRequest(let problem) = error { return problem.reason }
+        return error.description
+    }
+}

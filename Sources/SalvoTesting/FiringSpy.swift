@@ -1,0 +1,85 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Salvo
+#if canImport(Testing)
+import Testing
+#endif
+
+/// A firing function that records every call fired through it, and answers with a mock response.
+///
+/// Answers go through the same pipeline as production firing (actions, status validation, handler
+/// order), so the code under test sees what it would see from a server.
+///
+/// ```swift
+/// let spy = FiringSpy(answering: .json(user))
+/// var call = userCall
+/// call.firingFunction = spy.firingFunction
+/// try await model.load(using: call)
+/// #expect(spy.calls.map(\.endpoint) == [.get("/users/42")])
+/// ```
+public final class FiringSpy: Sendable {
+    private let state = Guarded<(calls: [FiredCall], sent: [URLRequest])>(([], []))
+    private let waiters = Waiters()
+    private let answer: @Sendable (MockRequest) -> MockResponse
+
+    /// A spy answering every call with `response` (an empty 200 by default).
+    public convenience init(answering response: MockResponse = .status(200)) {
+        self.init { _ in response }
+    }
+
+    /// A spy answering each call from `routes`.
+    public convenience init(routes: MockRoutes) {
+        self.init { routes.response(for: $0.request) }
+    }
+
+    /// A spy answering each call with what `answer` computes from the request.
+    public init(answer: @escaping @Sendable (MockRequest) -> MockResponse) {
+        self.answer = answer
+    }
+
+    /// The firing function to put in `NetCall.firingFunction`.
+    public var firingFunction: FiringFunction {
+        let session = MockSession { request in
+            self.state.withLock { $0.sent.append(request.request) }
+            return self.answer(request)
+        }
+        return FiringFunction { call in
+            self.state.withLock { $0.calls.append(FiredCall(call: call, request: try? call.urlRequest())) }
+            self.waiters.signal()
+            return FiringFunction.session(session)(call)
+        }
+    }
+
+    /// Every call fired, in order.
+    public var calls: [FiredCall] { state.withLock { $0.calls } }
+
+    /// The requests that reached the spy's session, after every action adapted them.
+    public var sentRequests: [URLRequest] { state.withLock { $0.sent } }
+
+    /// The last call fired, if any.
+    public var lastCall: FiredCall? { calls.last }
+
+    /// Forgets every recorded call and request.
+    public func reset() {
+        state.withLock { $0 = ([], []) }
+    }
+
+    #if canImport(Testing)
+    /// Waits until at least `count` calls were fired and returns them; records a test issue at the
+    /// caller's line when `timeout` seconds pass first.
+    public func waitForCalls(_ count: Int, timeout: TimeInterval = 5, sourceLocation: SourceLocation = #_sourceLocation) async -> [FiredCall] {
+        if await !waiters.wait(timeout: timeout, until: { self.calls.count >= count }) {
+            Issue.record("expected \(count) fired calls within \(timeout) s, saw \(calls.count): \(calls)", sourceLocation: sourceLocation)
+        }
+        return calls
+    }
+    #else
+    /// Waits until at least `count` calls were fired (or `timeout` seconds pass) and returns them.
+    public func waitForCalls(_ count: Int, timeout: TimeInterval = 5) async -> [FiredCall] {
+        _ = await waiters.wait(timeout: timeout, until: { self.calls.count >= count })
+        return calls
+    }
+    #endif
+}

@@ -1,0 +1,116 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Salvo
+
+/// What one ``URLProtocolStub`` answers with, and the requests it saw.
+final class StubState: Sendable {
+    let mock: MockSession
+    private let seen = Guarded<[URLRequest]>([])
+
+    init(mock: MockSession) {
+        self.mock = mock
+    }
+
+    var requests: [URLRequest] { seen.withLock { $0 } }
+
+    func record(_ request: URLRequest) {
+        seen.withLock { $0.append(request) }
+    }
+}
+
+/// The `URLProtocol` a stub's session loads through: finds the stub by the task's tag and
+/// answers with its mock session (same latency, failure and cancellation behaviour as mock firing).
+final class StubURLProtocol: URLProtocol {
+    private static let registry = Guarded<[String: StubState]>([:])
+    private let loading = Guarded<(task: (any NetworkSessionTask)?, client: ClientHandle?)>((nil, nil))
+
+    static func register(_ state: StubState, for key: String) {
+        registry.withLock { $0[key] = state }
+    }
+
+    static func unregister(_ key: String) {
+        _ = registry.withLock { $0.removeValue(forKey: key) }
+    }
+
+    override class func canInit(with request: URLRequest) -> Bool { true }
+
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    override func startLoading() {
+        let client = ClientHandle(protocol: self)
+        guard let key = task?.taskDescription, let state = Self.registry.withLock({ $0[key] }) else {
+            let reason = "this task has no URLProtocolStub: fire through stub.session or stub.firingFunction, or make tasks with stub.dataTask(with:)"
+            client.finish(nil, nil, URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: reason]))
+            return
+        }
+        let request = Self.withBody(request)
+        state.record(request)
+        let started = state.mock.start(request) { data, response, error in
+            client.finish(data, response, error)
+        }
+        loading.withLock { $0 = (started, client) }
+    }
+
+    /// Cancels the mock answer; the client hears nothing after this, as URLProtocol requires.
+    override func stopLoading() {
+        let (task, client) = loading.withLock { $0 }
+        client?.detach()
+        task?.cancel()
+    }
+
+    /// `request` with its body in `httpBody`: Apple's URLSession hands protocols a body stream.
+    private static func withBody(_ request: URLRequest) -> URLRequest {
+        guard request.httpBody == nil, let stream = request.httpBodyStream else { return request }
+        var copy = request
+        var body = Data()
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        stream.open()
+        defer { stream.close() }
+        while true {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            if count <= 0 { break }
+            body.append(buffer, count: count)
+        }
+        copy.httpBodyStream = nil
+        copy.httpBody = body
+        return copy
+    }
+}
+
+/// Reports one answer to the protocol's client, at most once.
+///
+/// `URLProtocol` is not `Sendable`, yet its client must be told from whatever thread the mock
+/// answers on (Foundation allows that); this box is the one place the protocol crosses threads.
+private final class ClientHandle: @unchecked Sendable {
+    // Safe because `target` is read and cleared under `lock`, and each answer is delivered once.
+    private let lock = NSLock()
+    private var target: URLProtocol?
+
+    init(protocol: URLProtocol) {
+        target = `protocol`
+    }
+
+    /// Drops the protocol so later answers go nowhere.
+    func detach() {
+        lock.lock()
+        target = nil
+        lock.unlock()
+    }
+
+    func finish(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) {
+        lock.lock()
+        let target = self.target
+        self.target = nil
+        lock.unlock()
+        guard let target, let client = target.client else { return }
+        if let response, error == nil {
+            client.urlProtocol(target, didReceive: response, cacheStoragePolicy: .notAllowed)
+            if let data, !data.isEmpty { client.urlProtocol(target, didLoad: data) }
+            client.urlProtocolDidFinishLoading(target)
+        } else {
+            client.urlProtocol(target, didFailWithError: error ?? URLError(.unknown))
+        }
+    }
+}

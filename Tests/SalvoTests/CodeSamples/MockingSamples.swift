@@ -1,0 +1,160 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import Salvo
+import SalvoTesting
+
+// The code in Docs/Mocking.md and Docs/Testing.md, kept here so it cannot rot.
+
+enum MockingSamples {
+    struct User: Codable, Sendable, Equatable {
+        let id: Int
+        let name: String
+    }
+
+    struct APIProblem: Codable, Sendable, Equatable {
+        let message: String
+    }
+
+    // MARK: - One firing function for the whole app
+
+    /// The API module builds every call from this value; the composition root picks the firing.
+    struct UserAPI: Sendable {
+        var server = ServerConfig(host: "api.example.com", apiRoute: "v1")
+        var firing: FiringFunction = .production
+
+        func user(_ id: Int) -> NetCall {
+            NetCall(server: server, endpoint: .get("/users/\(id)"), firingFunction: firing)
+        }
+
+        func users(page: Int) -> NetCall {
+            NetCall(server: server, endpoint: .get("/users", query: ["page": "\(page)"]), firingFunction: firing)
+        }
+
+        func create(_ user: User) -> NetCall {
+            NetCall(server: server, endpoint: .post("/users", json: user), firingFunction: firing)
+        }
+    }
+
+    enum OfflineRoutes {
+        static let all = MockRoutes(under: "/v1", [
+            .get("/users", query: ["page": "1"], .json([User(id: 1, name: "Ada"), User(id: 2, name: "Linus")])),
+            .get("/users", .json([User]())),
+            .get("/users/:id") { request in
+                guard let id = Int(request.parameters["id"] ?? "") else { return .status(400) }
+                return .json(User(id: id, name: "User \(id)"))
+            },
+            .post("/users") { request in
+                let user = try? request.decodeBody(as: User.self)
+                return user.map { .json($0, status: 201) } ?? .json(APIProblem(message: "bad user"), status: 422)
+            },
+            .get("/users/13", .json(APIProblem(message: "unlucky"), status: 404)),
+        ])
+    }
+
+    /// The composition root: the only place that knows whether the app is offline.
+    static func makeAPI(arguments: [String]) -> UserAPI {
+        if arguments.contains("--offline") {
+            return UserAPI(firing: .mock(OfflineRoutes.all, conditions: NetworkConditions(latency: 0.05...0.3, seed: 7)))
+        }
+        return UserAPI()
+    }
+}
+
+@Suite struct MockingSamplesTests {
+    typealias User = MockingSamples.User
+
+    @Test func singleCallMocks() async throws {
+        var call = MockingSamples.UserAPI().user(1)
+        call.callbackQueue = .immediate
+
+        call.firingFunction = .mock(.json(User(id: 1, name: "Ada")))
+        let user = try await call.value(as: User.self)
+
+        call.firingFunction = .mock(status: 500)
+        call.firingFunction = .mock(.failure(.notConnectedToInternet))
+        call.firingFunction = .mock(.text("slow").delayed(by: 0.1))
+
+        #expect(user.name == "Ada")
+        #expect(try await call.response().data == Data("slow".utf8))
+    }
+
+    @Test func offlineApp() async throws {
+        let api = MockingSamples.makeAPI(arguments: ["App", "--offline"])
+        let seven = try await api.user(7).value(as: User.self)
+        let firstPage = try await api.users(page: 1).value(as: [User].self)
+        do {
+            _ = try await api.user(13).value(as: User.self, errorBody: MockingSamples.APIProblem.self)
+            Issue.record("expected a 404")
+        } catch {
+            #expect(error.body?.message == "unlucky")
+        }
+        #expect(seven == User(id: 7, name: "User 7"))
+        #expect(firstPage.count == 2)
+        #expect(try await api.create(User(id: 3, name: "Grace")).response().statusCode == 201)
+    }
+
+    @Test func flakyNetworkRepeatsExactly() async {
+        func run() async -> [Bool] {
+            let flaky = NetworkConditions(failureRate: 0.3, failure: .timedOut, seed: 2024)
+            let api = MockingSamples.UserAPI(firing: .mock(MockingSamples.OfflineRoutes.all, conditions: flaky))
+            var succeeded: [Bool] = []
+            for id in 1...10 {
+                succeeded.append((try? await api.user(id).value(as: User.self)) != nil)
+            }
+            return succeeded
+        }
+        let first = await run()
+        #expect(await run() == first)   // same seed, same requests: same failures
+    }
+
+    @Test func recordAndReplay() async throws {
+        let fixtures = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-sample-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: fixtures) }
+        // In an app: `.recording(to: fixtures)` sends through URLSession.shared. Here a mock session
+        // plays the server so the sample runs offline.
+        let server = MockSession { _ in .json(User(id: 5, name: "Recorded")) }
+        let options = FixtureOptions(redaction: .default.adding(headers: ["X-Api-Key"], queryKeys: ["api_key"]))
+
+        var call = MockingSamples.UserAPI().user(5)
+        call.callbackQueue = .immediate
+        call.firingFunction = .recording(to: fixtures, options: options, through: server)
+        let live = try await call.value(as: User.self)
+
+        call.firingFunction = .replaying(from: fixtures, options: options)
+        let replayed = try await call.value(as: User.self)
+        #expect(replayed == live)
+    }
+
+    // MARK: - Docs/Testing.md
+
+    @Test func spyOnTheCallsAModelFires() async throws {
+        let spy = FiringSpy(answering: .json(User(id: 42, name: "Ada")))
+        let api = MockingSamples.UserAPI(firing: spy.firingFunction)
+
+        let user = try await api.user(42).value(as: User.self)
+
+        #expect(user.name == "Ada")
+        #expect(spy.calls.map(\.endpoint) == [.get("/users/42")])
+        #expect(spy.lastCall?.url?.absoluteString == "https://api.example.com/v1/users/42")
+    }
+
+    @Test func handlerSequence() async {
+        var call = MockingSamples.UserAPI().user(1)
+        call.firingFunction = .mock(.status(500, body: Data("oops".utf8)))
+        let events = await call.fireAndRecord()
+        #expect(events == [.task, .response, .httpResponse(status: 500), .errorData(Data("oops".utf8)), .serverError(status: 500)])
+    }
+
+    @Test func throughARealURLSession() async throws {
+        let stub = URLProtocolStub(routes: MockingSamples.OfflineRoutes.all)
+        let api = MockingSamples.UserAPI(firing: stub.firingFunction)
+
+        let user = try await api.user(9).value(as: User.self)
+
+        #expect(user.id == 9)
+        #expect(stub.requests.first?.url?.path == "/v1/users/9")
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import Salvo
+import SalvoTesting
+
+@Suite struct FixtureTests {
+    static func request(_ method: String = "GET", _ url: String, body: String? = nil) -> URLRequest {
+        var request = URLRequest(url: URL(string: url) ?? URL(fileURLWithPath: "/"))
+        request.httpMethod = method
+        request.httpBody = body.map { Data($0.utf8) }
+        return request
+    }
+
+    @Test func fileNamesAreDeterministicReadableAndDistinct() {
+        let options = FixtureOptions()
+        let name = FixtureName.fileName(for: Self.request("get", "https://api.example.com/v1/users/42?page=2"), options: options)
+        #expect(name == FixtureName.fileName(for: Self.request("GET", "https://api.example.com/v1/users/42?page=2"), options: options))
+        #expect(name.hasPrefix("GET_v1-users-42_"))
+        #expect(name.hasSuffix(".json"))
+        #expect(name.count == "GET_v1-users-42_".count + 12 + ".json".count)
+        #expect(name != FixtureName.fileName(for: Self.request("GET", "https://api.example.com/v1/users/42?page=3"), options: options))
+        #expect(name != FixtureName.fileName(for: Self.request("DELETE", "https://api.example.com/v1/users/42?page=2"), options: options))
+        #expect(name != FixtureName.fileName(for: Self.request("GET", "https://staging.example.com/v1/users/42?page=2"), options: options))
+    }
+
+    @Test func fileNamesMatchAPinnedValueSoTheyNeverDriftBetweenRuns() {
+        #expect(FixtureName.fnv1a64(Data("a".utf8)) == 0xAF63_DC4C_8601_EC8C)
+        let name = FixtureName.fileName(for: Self.request("GET", "http://127.0.0.1:8080/"), options: FixtureOptions())
+        // FNV-1a 64 of "GET http://127.0.0.1:8080/" is 6ee5a19002890ab7 (checked with a Python one-liner).
+        #expect(name == "GET_root_6ee5a1900289.json")
+    }
+
+    @Test func oddPathCharactersAreSanitisedAndLongPathsCut() {
+        let name = FixtureName.fileName(for: Self.request("GET", "https://h.example/files/a%2Fb%20c/\(String(repeating: "x", count: 200))"), options: FixtureOptions())
+        #expect(name.hasPrefix("GET_files-a_b_c-xxx"))
+        #expect(!name.contains("/") && !name.contains(" ") && !name.contains("%"))
+        #expect(name.count <= 4 + 80 + 1 + 12 + 5)
+    }
+
+    @Test func secretQueryValuesDoNotChangeTheNameAndOriginCanBeIgnored() {
+        let options = FixtureOptions(redaction: .default.adding(queryKeys: ["token"]), matchesOrigin: false)
+        let first = FixtureName.fileName(for: Self.request("GET", "http://127.0.0.1:5000/a?token=one"), options: options)
+        let second = FixtureName.fileName(for: Self.request("GET", "https://staging.example.com/a?token=two"), options: options)
+        #expect(first == second)
+    }
+
+    @Test func bodyHashSeparatesRequestsOnlyWhenConfigured() {
+        let a = Self.request("POST", "https://h.example/search", body: "q=a"), b = Self.request("POST", "https://h.example/search", body: "q=b")
+        #expect(FixtureName.fileName(for: a, options: FixtureOptions()) == FixtureName.fileName(for: b, options: FixtureOptions()))
+        let byBody = FixtureOptions(matchesBody: true)
+        #expect(FixtureName.fileName(for: a, options: byBody) != FixtureName.fileName(for: b, options: byBody))
+    }
+
+    @Test func recordingRedactsSecretsBeforeTheyTouchDisk() async throws {
+        let folder = try TemporaryFolder()
+        let base = FakeSession(.http(status: 200, headers: ["Set-Cookie": "session=s3cret", "Content-Type": "application/json"], body: Data(#"{"ok":true}"#.utf8)))
+        let options = FixtureOptions(redaction: .default.adding(headers: ["X-Api-Key"], queryKeys: ["api_key"]))
+        let endpoint = Endpoint.post("/login", json: ["password": "hunter2"]).header("Authorization", "Bearer t0ken").header("X-Api-Key", "k3y")
+            .adding(query: [URLQueryItem(name: "api_key", value: "q5ecret")])
+        let call = NetCall(server: ServerConfig(host: "api.example.com"), endpoint: endpoint, callbackQueue: .immediate,
+                           firingFunction: .recording(to: folder.url, options: options, through: base))
+        _ = try await call.response()
+        let files = try folder.fileNames()
+        #expect(files.count == 1)
+        let text = try String(contentsOf: folder.url.appendingPathComponent(try #require(files.first)), encoding: .utf8)
+        for secret in ["s3cret", "t0ken", "k3y", "q5ecret", "hunter2"] {
+            #expect(!text.contains(secret), "\(secret) leaked into the fixture")
+        }
+        #expect(text.contains("<redacted>"))
+        #expect(text.contains(#""bodyHash" : "fnv1a64:"#))
+        #expect(text.contains(#""text" : "{\"ok\":true}""#))
+        #expect(text.contains(#""version" : 1"#))
+    }
+
+    @Test func binaryBodiesRoundTripAsBase64() async throws {
+        let folder = try TemporaryFolder()
+        let bytes = Data([0, 255, 1, 254, 0x80])
+        let recorder = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/blob"), callbackQueue: .immediate,
+                               firingFunction: .recording(to: folder.url, through: FakeSession(.http(status: 200, body: bytes))))
+        _ = try await recorder.response()
+        var replayer = recorder
+        replayer.firingFunction = .replaying(from: folder.url)
+        #expect(try await replayer.response().data == bytes)
+    }
+
+    @Test func replayWithoutAFixtureNamesTheRequestAndTheFolder() async throws {
+        let folder = try TemporaryFolder()
+        let call = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/missing", query: ["a": "1"]), callbackQueue: .immediate,
+                           firingFunction: .replaying(from: folder.url))
+        let error = await #expect(throws: NetworkError.self) { try await call.response() }
+        let message = error?.localizedDescription ?? ""
+        #expect(message.contains("GET https://h.example/missing?a=1"))
+        #expect(message.contains(folder.url.path))
+        #expect(message.contains("GET_missing_"))
+    }
+
+    static let badFixtures: [(String, String)] = [
+        ("", "is empty"),
+        ("<html>", "is not JSON"),
+        (#"{"version": 1, "request": {"method": "GET", "url": "x", "headers": {}}}"#, #"missing "response""#),
+        (#"{"version": 1, "request": {"method": "GET", "url": "x", "headers": {}}, "response": {"status": "200", "headers": {}}}"#, #""response.status" should be a number"#),
+        (#"{"version": 9, "request": {"method": "GET", "url": "x", "headers": {}}, "response": {"status": 200, "headers": {}}}"#, "has version 9"),
+        (#"{"version": 1, "request": {"method": "GET", "url": "x", "headers": {}}, "response": {"status": 99, "headers": {}}}"#, "outside 100–599"),
+        (#"{"version": 1, "request": {"method": "GET", "url": "x", "headers": {}}, "response": {"status": 200, "headers": {}, "body": {"base64": "%%"}}}"#, "neither"),
+        ("[1, 2]", "should be"),
+    ]
+
+    @Test(arguments: badFixtures)
+    func malformedFixturesFailNamingTheFileAndNeverCrash(contents: String, message: String) async throws {
+        let folder = try TemporaryFolder()
+        let request = Self.request("GET", "https://h.example/thing")
+        let file = folder.url.appendingPathComponent(FixtureName.fileName(for: request, options: FixtureOptions()))
+        try Data(contents.utf8).write(to: file)
+        for firing in [FiringFunction.replaying(from: folder.url), .mock(.fixture(file))] {
+            let call = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/thing"), callbackQueue: .immediate, firingFunction: firing)
+            let error = await #expect(throws: NetworkError.self) { try await call.response() }
+            let description = error?.localizedDescription ?? ""
+            #expect(description.contains(file.path), "\(description)")
+            #expect(description.contains(message), "\(description)")
+        }
+    }
+
+    @Test func aFixtureRecordedForAnotherRequestIsRefused() async throws {
+        let folder = try TemporaryFolder()
+        let request = Self.request("GET", "https://h.example/thing")
+        let file = folder.url.appendingPathComponent(FixtureName.fileName(for: request, options: FixtureOptions()))
+        let other = #"{"version": 1, "request": {"method": "GET", "url": "https://h.example/other", "headers": {}}, "response": {"status": 200, "headers": {}}}"#
+        try Data(other.utf8).write(to: file)
+        let call = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/thing"), callbackQueue: .immediate, firingFunction: .replaying(from: folder.url))
+        let error = await #expect(throws: NetworkError.self) { try await call.response() }
+        #expect(error?.localizedDescription.contains("was recorded for GET https://h.example/other") == true)
+    }
+
+    @Test func anUnwritableFolderFailsTheRecordingCallNamingTheFile() async throws {
+        let folder = try TemporaryFolder()
+        let blocker = folder.url.appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: blocker)
+        let call = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/x"), callbackQueue: .immediate,
+                           firingFunction: .recording(to: blocker, through: FakeSession(.http(status: 200))))
+        let error = await #expect(throws: NetworkError.self) { try await call.response() }
+        #expect(error?.localizedDescription.contains(blocker.path) == true)
+    }
+
+    @Test func transportFailuresPassThroughAndAreNotRecorded() async throws {
+        let folder = try TemporaryFolder()
+        let call = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/x"), callbackQueue: .immediate,
+                           firingFunction: .recording(to: folder.url, through: FakeSession(.failure(.timedOut))))
+        #expect(await call.fireAndRecord() == [.task, .noResponse, .error(.transport(URLError(.timedOut))), .errorData(nil)])
+        #expect(try folder.fileNames().isEmpty)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import Salvo
+import SalvoTesting
+
+/// Records real exchanges with the loopback server, then replays them with a firing function
+/// that has no network access at all, and checks the server saw no further request.
+///
+/// The shared loopback server cannot be stopped (other suites use it), so "offline" is shown by
+/// `LoopbackServer.count(path:)` staying put on this test's own key-namespaced paths.
+@Suite struct RecordReplayIntegrationTests {
+    struct Item: Codable, Equatable, Sendable {
+        let name: String
+    }
+
+    @Test func recordThenReplayGivesIdenticalHandlersAndValuesWithoutTheServer() async throws {
+        let folder = try TemporaryFolder()
+        let key = uniqueKey()
+        let server = try await ServerConfig.loopback(defaultHeaders: ["Authorization": "Bearer live-secret"])
+        let endpoints: [Endpoint] = [
+            .get("/echo/\(key)/items", query: ["page": "2"]),
+            .post("/echo/\(key)/items", json: Item(name: "tea")),
+            .get("/status/404"),
+            .get("/cookie"),
+        ]
+        func calls(_ firing: FiringFunction) -> [NetCall] {
+            endpoints.map { NetCall(server: server, endpoint: $0, callbackQueue: .immediate, firingFunction: firing) }
+        }
+
+        var recorded: [[ResponderEvent]] = []
+        for call in calls(.recording(to: folder.url)) { recorded.append(await call.fireAndRecord()) }
+        let recordedEcho = try JSONDecoder().decode(Echo.self, from: try Self.body(recorded[1]))
+        let serverCount = try await LoopbackServer.count(path: "/echo/\(key)/items")
+        #expect(serverCount == 2)
+
+        var replayed: [[ResponderEvent]] = []
+        for call in calls(.replaying(from: folder.url)) { replayed.append(await call.fireAndRecord()) }
+        let replayedEcho = try await calls(.replaying(from: folder.url))[1].value(as: Echo.self)
+
+        #expect(replayed == recorded)
+        #expect(recorded.map { $0.last } == [.data(try Self.body(recorded[0])), .data(try Self.body(recorded[1])), .serverError(status: 404), .data(try Self.body(recorded[3]))])
+        #expect(replayedEcho.method == "POST" && replayedEcho.body == recordedEcho.body)
+        #expect(try JSONDecoder().decode(Item.self, from: replayedEcho.body) == Item(name: "tea"))
+        #expect(try await LoopbackServer.count(path: "/echo/\(key)/items") == serverCount, "replay must not reach the server")
+
+        let files = try folder.fileNames()
+        #expect(files.count == 4, "\(files)")
+        // Headers are redacted; bodies are kept as received (the echo route repeats request headers in its body).
+        for file in files {
+            let fixture = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent(file))) as? [String: Any]
+            let request = try #require(fixture?["request"] as? [String: Any])
+            let response = try #require(fixture?["response"] as? [String: Any])
+            #expect((request["headers"] as? [String: String])?["Authorization"] == "<redacted>")
+            if file.hasPrefix("GET_cookie_") {
+                #expect((response["headers"] as? [String: String])?.first { $0.key.lowercased() == "set-cookie" }?.value == "<redacted>")
+            }
+        }
+    }
+
+    @Test func replayWithSimulatedLatencyStillAnswersOffline() async throws {
+        let folder = try TemporaryFolder()
+        let key = uniqueKey()
+        let server = try await ServerConfig.loopback()
+        var call = NetCall(server: server, endpoint: .get("/echo/\(key)"), callbackQueue: .immediate, firingFunction: .recording(to: folder.url))
+        let live = try await call.response().data
+        call.firingFunction = .replaying(from: folder.url, conditions: NetworkConditions(latency: 0.05...0.1, seed: 3))
+        #expect(try await call.response().data == live)
+        #expect(try await LoopbackServer.count(path: "/echo/\(key)") == 1)
+    }
+
+    private static func body(_ events: [ResponderEvent]) throws -> Data {
+        guard case .data(let data) = events.last else { throw LoopbackServerError("no body in \(events)") }
+        return data
+    }
+}
