@@ -182,6 +182,16 @@ private final class CountingAction: NetworkAction {
         #expect(session.count == 1)
     }
 
+    @Test func mockFiringRunsTheSameChain() async throws {
+        let log = Transcript()
+        var server = server
+        server.actions = [Probe(name: "s1", transcript: log)]
+        let call = NetCall(server: server, endpoint: .get("/items"), actions: [Probe(name: "c1", transcript: log)],
+                           callbackQueue: .immediate, firingFunction: .mock(.text("ok")))
+        _ = try await withTimeout { try await call.response() }
+        #expect(log.all == ["prepare s1", "prepare c1", "decide c1 attempt=1", "decide s1 attempt=1"])
+    }
+
     @Test func everyAttemptRecordsHowLongItTook() async throws {
         let session = ScriptedSession(.status(200))
         let seen = Locked<TimeInterval?>(nil)
