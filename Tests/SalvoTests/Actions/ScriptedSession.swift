@@ -84,20 +84,6 @@ final class Transcript: Sendable {
     var text: String { all.joined(separator: "\n") }
 }
 
-/// Awaits `body` but gives up after `seconds`, so a bug fails the test instead of hanging it.
-func withTimeout<T: Sendable>(_ seconds: Double = 10, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-            throw TimedOut(seconds: seconds)
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw TimedOut(seconds: seconds) }
-        return first
-    }
-}
-
 /// What `call.response()` produced, bounded in time; a timeout is recorded as a test issue.
 func result(of call: NetCall, timeout: Double = 10) async -> Result<NetworkResponse, NetworkError> {
     do {
@@ -108,12 +94,6 @@ func result(of call: NetCall, timeout: Double = 10) async -> Result<NetworkRespo
         Issue.record("\(call.endpoint.method) \(call.endpoint.path): \(error)")
         return .failure(.cancelled)
     }
-}
-
-/// A bounded wait ran out.
-struct TimedOut: Error, CustomStringConvertible {
-    let seconds: Double
-    var description: String { "timed out after \(seconds) s" }
 }
 
 /// A one-shot event a test can await (bounded), fired from any thread.
