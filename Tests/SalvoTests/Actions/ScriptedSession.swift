@@ -39,7 +39,7 @@ final class ScriptedSession: NetworkSession {
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> any NetworkSessionTask {
         let number = recorded.withLock { $0.append(request); return $0.count }
-        let task = ScriptedTask(completion: completion)
+        let task = FakeTask(completion: completion)
         switch script(request, number) {
         case .status(let code, let headers, let body):
             let url = request.url ?? URL(fileURLWithPath: "/")
@@ -54,26 +54,6 @@ final class ScriptedSession: NetworkSession {
     }
 }
 
-/// Completes at most once; cancelling completes it with `URLError(.cancelled)`.
-final class ScriptedTask: NetworkSessionTask {
-    private let completion: Locked<(@Sendable (Data?, URLResponse?, (any Error)?) -> Void)?>
-
-    init(completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) {
-        self.completion = Locked(completion)
-    }
-
-    func complete(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) {
-        let pending = completion.withLock { value in
-            defer { value = nil }
-            return value
-        }
-        pending?(data, response, error)
-    }
-
-    func cancel() {
-        complete(nil, nil, URLError(.cancelled))
-    }
-}
 
 /// Lines collected from many threads, e.g. a logging sink or an action's trace.
 final class Transcript: Sendable {
