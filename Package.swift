@@ -7,14 +7,18 @@ let package = Package(
     products: [
         .library(name: "Salvo", targets: ["Salvo"]),
         .library(name: "SalvoTesting", targets: ["SalvoTesting"]),
+        .executable(name: "salvo-demo", targets: ["SalvoDemo"]),
     ],
     targets: [
         .target(name: "Salvo"),
         .target(name: "SalvoTesting", dependencies: ["Salvo"]),
+        // The demo: SalvoDemoKit only configures calls; the salvo-demo executable fires them.
+        .target(name: "SalvoDemoKit", dependencies: ["Salvo"], resources: [.copy("Fixtures")]),
+        .executableTarget(name: "SalvoDemo", dependencies: ["Salvo", "SalvoDemoKit"]),
         .testTarget(
             name: "SalvoTests",
-            dependencies: ["Salvo", "SalvoTesting"],
-            exclude: ["Support/loopback_server.py"]
+            dependencies: ["Salvo", "SalvoTesting", "SalvoDemoKit"],
+            exclude: ["Support/loopback_server.py", "Support/catalog_routes.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -74,6 +74,7 @@ public enum ResponderEvent: Sendable, Equatable, CustomStringConvertible {
         case .transport(let urlError): return "transport \(urlError.code.rawValue)"
         case .serverStatus(let failure): return "serverStatus \(failure.statusCode)"
         case .decoding(let failure): return "decoding \(failure.typeName)"
+        case .unacceptableResponse(let problem): return "unacceptableResponse \(problem.statusCode.map(String.init) ?? "-")"
         case .cancelled: return "cancelled"
         }
     }

@@ -5,14 +5,22 @@ import FoundationNetworking
 
 /// A step that runs around every firing of a call: production, mock and replay alike.
 ///
-/// Actions come from the server (``ServerConfig/actions``) then the call (``NetCall/actions``), and
-/// run in that order on both sides:
-/// - **before** each attempt, ``prepare(_:for:)`` adapts the request; each action receives the
+/// The chain is the server's actions (``ServerConfig/actions``) followed by the call's
+/// (``NetCall/actions``). Like middleware, it is an onion: the first action is the outermost,
+/// the last is closest to the wire.
+/// - **before** each attempt, ``prepare(_:for:)`` runs first to last; each action receives the
 ///   previous one's output. Throwing fails the call with that error and nothing is sent.
-/// - **after** each attempt, ``decide(after:for:attempt:)`` sees the outcome and returns a decision.
-///   `.proceed` passes it to the next action; `.fail` replaces the outcome's error and goes on;
-///   `.retry` and `.retryAfter` stop the chain and fire again, running every `prepare` again so a
-///   refreshed token is picked up.
+/// - **after** each attempt, ``decide(after:for:attempt:)`` runs last to first. `.proceed` passes
+///   the outcome outwards; `.fail` replaces the outcome's error and goes on; `.retry` and
+///   `.retryAfter` stop the chain and fire again, running every `prepare` again so a refreshed
+///   token is picked up.
+///
+/// So the last action (put logging there) sees the request exactly as sent and every attempt's
+/// response, and an outer action (put retry there) decides after the inner ones have spoken.
+///
+/// Each action runs once per attempt: an instance of a class or actor listed both on the server
+/// and on the call keeps only its first (server) position. Value types cannot be told apart, so a
+/// struct listed twice runs twice.
 ///
 /// Both sides default to doing nothing, so an action implements only what it needs.
 ///
@@ -56,4 +64,16 @@ public enum ActionDecision: Sendable {
     case retryAfter(TimeInterval)
     /// Fail the call with this error instead.
     case fail(NetworkError)
+}
+
+extension Array where Element == any NetworkAction {
+    /// The actions with each class or actor instance kept only at its first position, so an
+    /// action listed on both the server and the call runs once per attempt.
+    func removingRepeatedInstances() -> [any NetworkAction] {
+        var seen = Set<ObjectIdentifier>()
+        return filter { action in
+            guard type(of: action) is AnyObject.Type else { return true }
+            return seen.insert(ObjectIdentifier(action as AnyObject)).inserted
+        }
+    }
 }

@@ -50,22 +50,12 @@ extension NetCall {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let once = Locked<CheckedContinuation<Result<NetworkResponse, NetworkError>, Never>?>(continuation)
-                let response = Locked<URLResponse?>(nil)
-                @Sendable func resume(_ result: Result<NetworkResponse, NetworkError>) {
+                handle.attach(fire(reporting: { result in
                     once.withLock { pending in
                         defer { pending = nil }
                         return pending
                     }?.resume(returning: result)
-                }
-                var call = self
-                call.callbackQueue = .immediate
-                call.responder = NetworkResponder(
-                    responseHandler: { value in response.withLock { $0 = value } },
-                    dataHandler: { data in resume(.success(NetworkResponse(data: data, response: response.withLock { $0 }))) },
-                    errorHandler: { resume(.failure($0)) },
-                    serverErrorHandler: { resume(.failure($0)) }
-                )
-                handle.attach(call.fire())
+                }))
             }
         } onCancel: {
             handle.cancel()

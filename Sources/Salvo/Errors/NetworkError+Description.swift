@@ -18,6 +18,9 @@ extension NetworkError: LocalizedError {
         case .decoding(let failure):
             let body = Self.preview(failure.body) ?? "<empty>"
             return "The response could not be decoded as \(failure.typeName): \(failure.underlying). Body: \(body)"
+        case .unacceptableResponse(let problem):
+            let underlying = problem.underlying.map { " (\(Self.describe($0)))" } ?? ""
+            return problem.description + underlying
         case .cancelled:
             return "The request was cancelled."
         }
@@ -32,6 +35,10 @@ extension NetworkError: LocalizedError {
         case .networkConnectionLost: return "connection lost"
         default: return "URL error \(code.rawValue)"
         }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        (error as? NetworkError)?.description ?? (error as? LocalizedError)?.errorDescription ?? "\(error)"
     }
 
     /// The first 200 characters of a UTF-8 body, or nil when there is nothing readable.

@@ -23,6 +23,9 @@ public enum NetworkError: Error, Sendable {
     case serverStatus(ServerFailure)
     /// The response body could not be decoded into the expected type.
     case decoding(DecodingFailure)
+    /// A response arrived but an action refused it: an unaccepted content type, a `401` whose
+    /// token refresh failed. ``statusCode`` stays `nil`, so responders get it in `errorHandler`.
+    case unacceptableResponse(ResponseProblem)
     /// The call was cancelled before it completed.
     case cancelled
 }
@@ -39,6 +42,7 @@ extension NetworkError {
         switch self {
         case .serverStatus(let failure): return failure.body
         case .decoding(let failure): return failure.body
+        case .unacceptableResponse(let problem): return problem.body
         default: return nil
         }
     }

@@ -21,7 +21,7 @@ extension NetCall {
             return task
         }
         queue.run { responder.taskHandler(task) }
-        let actions = server.actions + self.actions
+        let actions = (server.actions + self.actions).removingRepeatedInstances()
         if actions.isEmpty {
             Self.send(request, through: session, for: task) { task.finish(with: $0) }
         } else {
@@ -33,6 +33,10 @@ extension NetCall {
     }
 
     /// Runs attempts until an action stops asking for retries, then finishes the task.
+    ///
+    /// `prepare` runs in list order and `decide` in reverse (the onion order of middleware): the
+    /// last action is closest to the wire, so it sees the request as sent and every attempt's
+    /// response before any other action can retry or fail it.
     private func attempt(
         _ request: URLRequest,
         with actions: [any NetworkAction],
@@ -43,7 +47,7 @@ extension NetCall {
         while !task.isCancelled {
             var outcome = await prepareAndSend(request, with: actions, through: session, for: task)
             var retryDelay: TimeInterval?
-            decisions: for action in actions {
+            decisions: for action in actions.reversed() {
                 switch await action.decide(after: outcome, for: self, attempt: attempt) {
                 case .proceed:
                     continue
@@ -96,8 +100,10 @@ extension NetCall {
             completion(NetworkOutcome(request: request, error: .cancelled))
             return
         }
+        let start = DispatchTime.now().uptimeNanoseconds
         let sessionTask = session.start(request) { data, response, error in
-            completion(NetworkOutcome(request: request, response: response, data: data, error: error.map(NetworkError.init)))
+            let duration = TimeInterval(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000
+            completion(NetworkOutcome(request: request, response: response, data: data, error: error.map(NetworkError.init), duration: duration))
         }
         task.onCancel { sessionTask.cancel() }
     }

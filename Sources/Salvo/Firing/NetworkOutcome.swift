@@ -16,13 +16,22 @@ public struct NetworkOutcome: Sendable {
     /// Why the attempt failed before (or instead of) a usable response: transport failure,
     /// cancellation, invalid request, or an error an action chose; `nil` when a response arrived.
     public var error: NetworkError?
+    /// Seconds from handing the request to the session until it answered; `nil` when nothing was sent.
+    public var duration: TimeInterval?
 
     /// An outcome from its parts.
-    public init(request: URLRequest?, response: URLResponse? = nil, data: Data? = nil, error: NetworkError? = nil) {
+    public init(
+        request: URLRequest?,
+        response: URLResponse? = nil,
+        data: Data? = nil,
+        error: NetworkError? = nil,
+        duration: TimeInterval? = nil
+    ) {
         self.request = request
         self.response = response
         self.data = data
         self.error = error
+        self.duration = duration
     }
 
     /// The response as an HTTP response, if it is one.

@@ -27,11 +27,15 @@ extension URLSessionTask: NetworkSessionTask {}
 
 extension URLSession: NetworkSession {
     /// Starts a data task for `request`.
+    ///
+    /// A redirect to another scheme, host or port does not carry `Authorization`, `Cookie` or an
+    /// auth action's header along; your session delegate still decides on the redirect.
     public func start(
         _ request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> any NetworkSessionTask {
         let task = dataTask(with: request, completionHandler: completion)
+        task.delegate = RedirectGuard.shared
         task.resume()
         return task
     }

@@ -83,6 +83,7 @@ final class HandlerRecorder: Sendable {
         case .transport(let urlError): return "transport.\(urlError.code.rawValue)"
         case .serverStatus(let failure): return "status.\(failure.statusCode)"
         case .decoding: return "decoding"
+        case .unacceptableResponse: return "unacceptable"
         case .cancelled: return "cancelled"
         }
     }

@@ -38,6 +38,7 @@ Routes (all methods unless noted; JSON bodies unless noted):
         every list takes total= (default 95), fail_page=P&fail_times=T (500 the first T times)
         and delay_page=P&delay=S; P is the page number for pages and link, the
         1-based position (offset // limit + 1) for offset and cursor.
+    /catalog/...            the demo's book catalogue: see catalog_routes.py
 Unknown routes answer 404, malformed parameters 400, never a crash.
 """
 
@@ -54,6 +55,10 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, quote, unquote, urlencode
+
+sys.dont_write_bytecode = True  # keep __pycache__ out of the Swift test target
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import catalog_routes  # noqa: E402  (the demo's book catalogue, /catalog/...)
 
 MAX_BODY = 64 * 1024 * 1024
 MAX_DELAY = 120.0
@@ -351,6 +356,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.flaky(rest[0], query)
         if head == "list" and len(rest) == 2:
             return self.paged_list(rest[0], rest[1], path, query)
+        if head == "catalog" and catalog_routes.handle(self, rest, query, int_param):
+            return None
         self.respond_json(404, {"error": "not found", "path": path})
 
     # --- Simple routes

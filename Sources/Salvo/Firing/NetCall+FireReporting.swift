@@ -6,6 +6,8 @@ import FoundationNetworking
 extension NetCall {
     /// Fires this call through its firing function with a responder that reports one `Result`
     /// on whatever thread the outcome arrives (the call's own responder and queue are not used).
+    ///
+    /// The one adapter from handlers to a result: the async API and the pager both use it.
     func fire(reporting completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void) -> NetworkTask {
         var call = self
         let response = Locked<URLResponse?>(nil)

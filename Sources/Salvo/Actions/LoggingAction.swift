@@ -1,0 +1,126 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Writes one readable line per request and per response to a sink, secrets redacted.
+///
+/// ```text
+/// → GET http://127.0.0.1:8080/users?page=2
+/// ← 200 GET http://127.0.0.1:8080/users?page=2 (12 ms, 1532 B)
+/// ```
+///
+/// With ``includesHeaders`` and ``includesBodies`` the same message carries indented header
+/// lines and the body (JSON pretty-printed), cut at ``bodyLimit`` characters. ``redaction`` hides
+/// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` by default; its query keys
+/// are hidden in URLs, form bodies and JSON fields of the same name. Any value the request sent
+/// in a hidden header or query item is also removed wherever else it appears, e.g. in a response
+/// that echoes it (values shorter than 4 characters are left alone).
+///
+/// Put it last (innermost): it then logs each request as sent and every attempt's response,
+/// including the ones that outer actions retry.
+///
+/// ```swift
+/// api.actions = [RetryPolicy(), auth, LoggingAction(includesHeaders: true) { logger.debug("\($0)") }]
+/// ```
+public struct LoggingAction: NetworkAction {
+    /// Whether header fields are logged (redacted), one indented line each.
+    public var includesHeaders: Bool
+    /// Whether bodies are logged, JSON pretty-printed, cut at ``bodyLimit``.
+    public var includesBodies: Bool
+    /// The most characters of a body that are logged.
+    public var bodyLimit: Int
+    /// Which header fields and query keys are hidden.
+    public var redaction: Redaction
+    /// Receives each message; one call per request and one per response.
+    public var sink: @Sendable (String) -> Void
+
+    /// A logging action; by default one line per event to standard error.
+    ///
+    /// - Parameters:
+    ///   - includesHeaders: log header fields.
+    ///   - includesBodies: log bodies.
+    ///   - bodyLimit: the most characters of a body to log.
+    ///   - redaction: what to hide; add your own secret headers and query keys with `adding`.
+    ///   - sink: where messages go, e.g. an `os.Logger` or a test's array.
+    public init(
+        includesHeaders: Bool = false,
+        includesBodies: Bool = false,
+        bodyLimit: Int = 4_096,
+        redaction: Redaction = .default,
+        sink: @escaping @Sendable (String) -> Void = LoggingAction.standardError
+    ) {
+        self.includesHeaders = includesHeaders
+        self.includesBodies = includesBodies
+        self.bodyLimit = bodyLimit
+        self.redaction = redaction
+        self.sink = sink
+    }
+
+    /// Writes a message and a newline to standard error: the default sink.
+    public static let standardError: @Sendable (String) -> Void = { message in
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+
+    /// Logs the request line (and headers and body when asked).
+    public func prepare(_ request: URLRequest, for call: NetCall) async throws -> URLRequest {
+        sink(requestMessage(request))
+        return request
+    }
+
+    /// Logs the response line (and headers and body when asked); never changes the outcome.
+    public func decide(after outcome: NetworkOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
+        sink(responseMessage(outcome))
+        return .proceed
+    }
+
+    /// `→ METHOD URL (size)` and the optional detail lines.
+    func requestMessage(_ request: URLRequest) -> String {
+        let body = request.httpBody ?? Data()
+        var lines = ["→ \(describe(request))" + (body.isEmpty ? "" : " (\(body.count) B)")]
+        if includesHeaders {
+            lines += headerLines(HTTPHeaders((request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }))
+        }
+        if includesBodies, !body.isEmpty {
+            lines += bodyLines(body, contentType: request.value(forHTTPHeaderField: "Content-Type"))
+        }
+        return SecretValues(of: request, hiddenBy: redaction).scrub(lines.joined(separator: "\n"))
+    }
+
+    /// `← STATUS METHOD URL (duration, size)`, or `← failed …: reason`, and the optional detail lines.
+    func responseMessage(_ outcome: NetworkOutcome) -> String {
+        let target = outcome.request.map(describe) ?? "(no request)"
+        let duration = outcome.duration.map { "\(Int(($0 * 1_000).rounded())) ms" }
+        guard let http = outcome.httpResponse else {
+            let reason = outcome.error?.description ?? "no HTTP response"
+            return "← failed \(target)" + (duration.map { " (\($0))" } ?? "") + ": \(reason)"
+        }
+        let body = outcome.data ?? Data()
+        let facts = [duration, "\(body.count) B"].compactMap { $0 }.joined(separator: ", ")
+        var lines = ["← \(http.statusCode) \(target) (\(facts))"]
+        if let error = outcome.error {
+            lines[0] += ": \(error.description)"
+        }
+        if includesHeaders {
+            lines += headerLines(HTTPHeaders(http))
+        }
+        if includesBodies, !body.isEmpty {
+            lines += bodyLines(body, contentType: http.value(forHTTPHeaderField: "Content-Type"))
+        }
+        return SecretValues(of: outcome.request, hiddenBy: redaction).scrub(lines.joined(separator: "\n"))
+    }
+
+    private func describe(_ request: URLRequest) -> String {
+        let url = request.url.map { redaction.redact($0).absoluteString } ?? "(no URL)"
+        return "\(request.httpMethod ?? "GET") \(url)"
+    }
+
+    private func headerLines(_ headers: HTTPHeaders) -> [String] {
+        redaction.redact(headers).map { "    \($0.name): \($0.value)" }
+    }
+
+    private func bodyLines(_ body: Data, contentType: String?) -> [String] {
+        let text = BodyPreview(redaction: redaction, limit: bodyLimit).render(body, contentType: contentType)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension URLRequest {
+    /// A `curl` command that sends this request, secrets redacted by default.
+    ///
+    /// Every argument is single-quoted for POSIX shells, so bodies and headers with quotes, `$` or
+    /// backticks paste safely; a binary body is piped in through `base64 --decode`.
+    ///
+    /// ```swift
+    /// logger.debug("\(request.curlCommand())")                 // Authorization: <redacted>
+    /// let replayable = request.curlCommand(redacted: false)    // only for your own terminal
+    /// ```
+    ///
+    /// - Parameter redacted: hide ``Redaction/default`` headers; `false` prints every secret as it is.
+    public func curlCommand(redacted: Bool = true) -> String {
+        curlCommand(redaction: redacted ? .default : Redaction())
+    }
+
+    /// A `curl` command that sends this request, with `redaction`'s headers, query items and
+    /// body fields (form or JSON fields named like its query keys) hidden; a text body also loses
+    /// any value the request sends in a hidden header or query item.
+    public func curlCommand(redaction: Redaction) -> String {
+        var arguments = ["curl"]
+        let method = httpMethod ?? "GET"
+        let body = httpBody ?? Data()
+        if method == "HEAD" {
+            arguments.append("--head")
+        } else if method != "GET" || !body.isEmpty {
+            arguments += ["-X", Shell.quoteUnlessWord(method)]
+        }
+        arguments.append(Shell.quote(url.map { redaction.redact($0).absoluteString } ?? ""))
+        for (name, value) in (allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+            let shown = redaction.hidesHeader(name) ? Redaction.placeholder : value
+            arguments += ["-H", Shell.quote("\(name): \(shown)")]
+        }
+        var pipe = ""
+        if !body.isEmpty {
+            let contentType = value(forHTTPHeaderField: "Content-Type")
+            let sent = BodyPreview(redaction: redaction, limit: .max).redacted(body, contentType: contentType)
+            if let text = String(data: sent, encoding: .utf8) {
+                arguments += ["--data-raw", Shell.quote(SecretValues(of: self, hiddenBy: redaction).scrub(text))]
+            } else {
+                pipe = "printf '%s' \(Shell.quote(sent.base64EncodedString())) | base64 --decode | "
+                arguments += ["--data-binary", "@-"]
+            }
+        }
+        return pipe + arguments.joined(separator: " ")
+    }
+}
+
+/// POSIX shell quoting.
+enum Shell {
+    /// `text` in single quotes; each `'` inside becomes `'\''` (close, escaped quote, reopen).
+    static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
+    /// `text` as it is when it is only ASCII letters (a method such as `POST`), else quoted.
+    static func quoteUnlessWord(_ text: String) -> String {
+        !text.isEmpty && text.utf8.allSatisfy({ (65...90).contains($0) || (97...122).contains($0) }) ? text : quote(text)
+    }
+}

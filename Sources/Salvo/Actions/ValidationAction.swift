@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Fails a successful response whose status or content type the endpoint does not accept.
+///
+/// On the server (``ServerConfig/actions``) it applies to every call; on a call
+/// (``NetCall/actions``) it applies to that call and replaces the server's validation, so an
+/// image endpoint can accept `image/png` on a JSON API.
+///
+/// Statuses outside 200–299 are failures before any action runs, so `statusCodes` can only
+/// narrow that range (e.g. `[200]` to refuse a `204`). A refused status fails the call with
+/// ``NetworkError/serverStatus(_:)``; a refused content type with
+/// ``NetworkError/unacceptableResponse(_:)``. Failed responses are left to the responder.
+///
+/// ```swift
+/// api.actions = [ValidationAction(contentTypes: ["application/json"])]
+/// var avatar = NetCall(server: api, endpoint: .get("/me/avatar"))
+/// avatar.actions = [ValidationAction(contentTypes: ["image/*"])]
+/// ```
+public struct ValidationAction: NetworkAction {
+    /// Accepted statuses; `nil` accepts every 2xx.
+    public var statusCodes: Set<Int>?
+    /// Accepted media types such as `application/json`, `image/*` or `*/*`, compared without
+    /// parameters and case-insensitively; `nil` accepts any. Empty bodies need no content type.
+    public var contentTypes: [String]?
+
+    /// A validation accepting `statusCodes` and `contentTypes`; `nil` accepts any.
+    public init(statusCodes: Set<Int>? = nil, contentTypes: [String]? = nil) {
+        self.statusCodes = statusCodes
+        self.contentTypes = contentTypes
+    }
+
+    /// Accepts JSON: `application/json` and `+json` types such as `application/problem+json`.
+    public static let json = ValidationAction(contentTypes: ["application/json", "application/*+json"])
+
+    /// Fails the call when a successful response has an unaccepted status or content type.
+    public func decide(after outcome: NetworkOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
+        guard outcome.error == nil, let http = outcome.httpResponse, (200..<300).contains(http.statusCode) else {
+            return .proceed
+        }
+        if isOverridden(for: call) { return .proceed }
+        if let statusCodes, !statusCodes.contains(http.statusCode) {
+            return .fail(.serverStatus(ServerFailure(response: http, body: outcome.data)))
+        }
+        if let reason = contentTypeProblem(http.value(forHTTPHeaderField: "Content-Type"), hasBody: !(outcome.data ?? Data()).isEmpty) {
+            return .fail(.unacceptableResponse(ResponseProblem(reason, outcome: outcome)))
+        }
+        return .proceed
+    }
+
+    /// A server-level validation steps aside when the call brings its own.
+    private func isOverridden(for call: NetCall) -> Bool {
+        call.actions.contains { $0 is ValidationAction }
+            && !call.actions.contains { ($0 as? ValidationAction) == self }
+    }
+
+    private func contentTypeProblem(_ header: String?, hasBody: Bool) -> String? {
+        guard let contentTypes, !contentTypes.isEmpty else { return nil }
+        guard let header, let type = MediaType(header) else {
+            return hasBody ? "the response has no Content-Type; expected \(contentTypes.joined(separator: ", "))" : nil
+        }
+        guard contentTypes.compactMap(MediaType.init).contains(where: { $0.accepts(type) }) else {
+            return "content type \(type) is not accepted; expected \(contentTypes.joined(separator: ", "))"
+        }
+        return nil
+    }
+}
+
+extension ValidationAction: Equatable {
+    /// Equal when they accept the same statuses and content types.
+    public static func == (lhs: ValidationAction, rhs: ValidationAction) -> Bool {
+        lhs.statusCodes == rhs.statusCodes && lhs.contentTypes == rhs.contentTypes
+    }
+}
+
+/// A media type without parameters, lowercased: `type/subtype`, where either may be `*` and a
+/// subtype may be a `*+suffix` pattern.
+struct MediaType: CustomStringConvertible {
+    let type: Substring
+    let subtype: Substring
+
+    init?(_ text: String) {
+        let essence = text.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let parts = essence.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        type = parts[0]
+        subtype = parts[1]
+    }
+
+    var description: String { "\(type)/\(subtype)" }
+
+    /// Whether this pattern accepts `other`.
+    func accepts(_ other: MediaType) -> Bool {
+        guard type == "*" || type == other.type else { return false }
+        if subtype == "*" || subtype == other.subtype { return true }
+        if subtype.hasPrefix("*+") { return other.subtype.hasSuffix(subtype.dropFirst()) }
+        return false
+    }
+}

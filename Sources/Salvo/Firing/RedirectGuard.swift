@@ -1,0 +1,60 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Keeps credentials on their origin when `URLSession` follows a redirect.
+///
+/// `URLSession` copies every header of the original request onto the redirected one, so a
+/// `302` to another host would receive the caller's `Authorization` (observed on Linux). Salvo
+/// sets this guard as the delegate of each task it starts: on a redirect to another scheme,
+/// host or port it removes `Authorization`, `Proxy-Authorization`, `Cookie` and every header an
+/// ``AuthTokenAction`` uses, then lets the session's own delegate, if any, decide as usual.
+final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
+    /// The one guard; it holds no per-task state.
+    static let shared = RedirectGuard()
+
+    private static let protectedHeaders = Locked<Set<String>>(["authorization", "proxy-authorization", "cookie"])
+
+    /// Adds a header whose value must never follow a redirect to another origin.
+    static func protectHeader(_ name: String) {
+        _ = protectedHeaders.withLock { $0.insert(name.lowercased()) }
+    }
+
+    /// `request` without protected headers when it leaves the origin of `previous`.
+    static func stripping(_ request: URLRequest, redirectedFrom previous: URL?) -> URLRequest {
+        guard let from = previous, let to = request.url, let scheme = from.scheme, let host = from.host,
+              !Origin(scheme: scheme, host: host, port: from.port).matches(to) else {
+            return request
+        }
+        var stripped = request
+        let protected = protectedHeaders.withLock { $0 }
+        for name in (request.allHTTPHeaderFields ?? [:]).keys where protected.contains(name.lowercased()) {
+            stripped.setValue(nil, forHTTPHeaderField: name)
+        }
+        return stripped
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        let stripped = Self.stripping(request, redirectedFrom: response.url ?? task.currentRequest?.url)
+        if let sessionDelegate = session.delegate as? URLSessionTaskDelegate, sessionDelegate !== self {
+            // An optional Objective-C requirement on Apple platforms, a defaulted one on Linux.
+            #if canImport(FoundationNetworking)
+            sessionDelegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: stripped, completionHandler: completionHandler)
+            #else
+            guard let forward = sessionDelegate.urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:) else {
+                return completionHandler(stripped)
+            }
+            forward(session, task, response, stripped, completionHandler)
+            #endif
+        } else {
+            completionHandler(stripped)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Scheme, host and port, compared the way browsers compare origins (host case-insensitively,
+/// a missing port meaning the scheme's default).
+struct Origin: Sendable, Hashable {
+    let scheme: String
+    let host: String
+    let port: Int?
+
+    init(scheme: String, host: String, port: Int?) {
+        self.scheme = scheme.lowercased()
+        var bare = Substring(host.lowercased())
+        if bare.hasPrefix("["), bare.hasSuffix("]") { bare = bare.dropFirst().dropLast() }
+        self.host = String(bare)
+        self.port = port ?? Self.defaultPort(for: self.scheme)
+    }
+
+    /// Whether `url` is on this origin.
+    func matches(_ url: URL) -> Bool {
+        guard let scheme = url.scheme, let host = url.host else { return false }
+        return Origin(scheme: scheme, host: host, port: url.port) == self
+    }
+
+    private static func defaultPort(for scheme: String) -> Int? {
+        switch scheme {
+        case "http": return 80
+        case "https": return 443
+        default: return nil
+        }
+    }
+}

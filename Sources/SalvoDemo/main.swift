@@ -1,0 +1,54 @@
+import Foundation
+import Salvo
+import SalvoDemoKit
+
+// The demo fires the catalogue's calls; SalvoDemoKit configured them. Offline by default.
+
+func fail(_ message: String, code: Int32) -> Never {
+    FileHandle.standardError.write(Data("salvo-demo: \(message)\n".utf8))
+    exit(code)
+}
+
+let arguments: DemoArguments
+do {
+    arguments = try DemoArguments(CommandLine.arguments.dropFirst())
+} catch {
+    fail("\(error)\n\n\(DemoArguments.usage)", code: 2)
+}
+if arguments.showsHelp {
+    print(DemoArguments.usage)
+    exit(0)
+}
+
+var environment = CatalogEnvironment.offline
+var origin = "offline, replaying the fixtures shipped with the demo"
+if let liveURL = arguments.liveURL {
+    do {
+        environment = try CatalogEnvironment.live(baseURL: liveURL)
+    } catch {
+        fail("\(error.localizedDescription)", code: 2)
+    }
+    origin = "live at \(liveURL)"
+}
+if let folder = arguments.recordFolder {
+    environment = environment.recording(to: folder)
+    origin += ", recording fixtures to \(folder.path)"
+}
+if arguments.isVerbose {
+    environment = environment.logging { line in
+        print(line.split(separator: "\n", omittingEmptySubsequences: false).map { "    │ " + $0 }.joined(separator: "\n"))
+    }
+}
+
+// Every call has a timeout; this is the backstop for the whole tour.
+DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+    fail("gave up after 60 seconds", code: 3)
+}
+
+print("Salvo demo: a book catalogue (\(origin))\n")
+do {
+    try await CatalogTour(api: CatalogAPI(environment: environment), say: { print($0) }).run()
+} catch {
+    let hint = arguments.liveURL == nil ? "" : "\nIs the server running? python3 Tests/SalvoTests/Support/loopback_server.py --port 8080 --no-stdin-watch"
+    fail(error.message + hint, code: 1)
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Salvo
+
+/// The book catalogue's calls, configured once; whoever fires them knows no URL.
+///
+/// ```swift
+/// let api = CatalogAPI(environment: .offline)
+/// let dune = try await api.book(id: 1).value(as: Book.self)
+/// ```
+public struct CatalogAPI: Sendable {
+    /// Books per page.
+    public static let pageSize = 10
+    /// The token the catalogue's favourites route accepts.
+    public static let demoToken = "demo-token"
+
+    /// Where the calls go and how they fire.
+    public var environment: CatalogEnvironment
+
+    /// The catalogue in `environment`; the reader's token is added to calls that need it.
+    public init(environment: CatalogEnvironment) {
+        var environment = environment
+        environment.server.actions.insert(AuthTokenAction(for: environment.server) { Self.demoToken }, at: 0)
+        self.environment = environment
+    }
+
+    /// The catalogue, page by page: a pager over the books call (`?page=N&per_page=10`).
+    public func bookPager() -> Pager<Book> {
+        Pager(call: call(.get("/books")), strategy: .pageNumber(pageSize: Self.pageSize), decoder: .object(), id: \Book.id)
+    }
+
+    /// One page of the catalogue, numbered from 1.
+    public func books(page: Int = 1) -> NetCall {
+        call(.get("/books", query: ["page": "\(page)", "per_page": "\(Self.pageSize)"]))
+    }
+
+    /// One book.
+    public func book(id: Int) -> NetCall {
+        call(.get("/books/\(id)"))
+    }
+
+    /// Books whose title or author contains `text`; empty text is refused with a 422 problem.
+    public func search(_ text: String) -> NetCall {
+        call(.get("/search", query: ["q": text]))
+    }
+
+    /// The signed-in reader's favourite books (needs the auth token).
+    public func favourites() -> NetCall {
+        call(Endpoint.get("/favourites").requiringAuthentication())
+    }
+
+    private func call(_ endpoint: Endpoint) -> NetCall {
+        NetCall(server: environment.server, endpoint: endpoint.timeout(Self.timeout), firingFunction: environment.firing)
+    }
+
+    /// Seconds a live server gets to answer before the call fails.
+    static let timeout: TimeInterval = 5
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Salvo
+
+/// Where the catalogue's calls go, and how they fire: the one value the demo swaps.
+public struct CatalogEnvironment: Sendable {
+    /// The server every catalogue call goes to.
+    public var server: ServerConfig
+    /// How every catalogue call fires.
+    public var firing: FiringFunction
+
+    /// Offline: replays the fixtures shipped with the demo; no server, no network.
+    public static var offline: CatalogEnvironment {
+        CatalogEnvironment(
+            server: ServerConfig(host: "catalog.offline", apiRoute: "catalog"),
+            firing: .replaying(from: fixtures, options: fixtureOptions)
+        )
+    }
+
+    /// A production-like server (not reachable from the demo; shown for the shape of the config).
+    public static let production = CatalogEnvironment(
+        server: ServerConfig(host: "books.example.com", apiRoute: "catalog"),
+        firing: .production
+    )
+
+    /// A live server at `baseURL`, such as the project's Python server at `http://127.0.0.1:8080`.
+    ///
+    /// - Throws: ``NetworkError/invalidRequest(_:)`` when `baseURL` is not an http(s) URL with a host.
+    public static func live(baseURL: String) throws(NetworkError) -> CatalogEnvironment {
+        var server = try ServerConfig(baseURL: baseURL)
+        server.apiRoute = server.apiRoute.appending("catalog")
+        return CatalogEnvironment(server: server, firing: .production)
+    }
+
+    /// This environment, also writing every exchange to `folder` as replay fixtures.
+    public func recording(to folder: URL) -> CatalogEnvironment {
+        CatalogEnvironment(server: server, firing: .recording(to: folder, options: Self.fixtureOptions))
+    }
+
+    /// The fixtures the offline environment replays (package resources).
+    public static var fixtures: URL {
+        Bundle.module.resourceURL?.appendingPathComponent("Fixtures") ?? URL(fileURLWithPath: "Fixtures")
+    }
+
+    /// This environment, logging every request and response (secrets redacted) to `sink`.
+    public func logging(to sink: @escaping @Sendable (String) -> Void) -> CatalogEnvironment {
+        var copy = self
+        copy.server.actions.append(LoggingAction(includesHeaders: true, sink: sink))
+        return copy
+    }
+
+    /// Fixtures match method, path and query, whatever server recorded them.
+    static let fixtureOptions = FixtureOptions(matchesOrigin: false)
+}

@@ -1,0 +1,148 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import Salvo
+
+/// A token store and a scripted server that accepts only its current token.
+private final class TokenWorld: Sendable {
+    let server = ServerConfig(scheme: "https", host: "api.test")
+    let clientToken = Locked("expired")
+    let serverToken = Locked("fresh-1")
+    let refreshes = Locked(0)
+
+    /// 401 unless the request carries the server's current token.
+    let session: ScriptedSession
+
+    init() {
+        session = ScriptedSession { [serverToken] request, _ in
+            request.value(forHTTPHeaderField: "Authorization") == "Bearer " + serverToken.withLock { $0 }
+                ? .status(200, body: "ok") : .status(401)
+        }
+    }
+
+    var auth: AuthTokenAction { AuthTokenAction(for: server) { [clientToken] in clientToken.withLock { $0 } } }
+
+    /// A refresh that counts, waits `delay` so callers pile up, then stores the server's token.
+    func refresher(
+        delay: Double = 0.05,
+        maxRefreshes: Int = 3,
+        now: @escaping @Sendable () -> Date = Date.init,
+        failWith error: (any Error)? = nil
+    ) -> RefreshTokenAction {
+        RefreshTokenAction(maxRefreshes: maxRefreshes, now: now) { [refreshes, clientToken, serverToken] in
+            refreshes.withLock { $0 += 1 }
+            try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+            if let error { throw error }
+            clientToken.withLock { $0 = serverToken.withLock { $0 } }
+        }
+    }
+
+    func call(_ refresher: RefreshTokenAction, method: HTTPMethod = .get) -> NetCall {
+        var server = server
+        server.actions = [refresher, auth]
+        return NetCall(server: server, endpoint: Endpoint(method: method, path: "/me").requiringAuthentication(),
+                       callbackQueue: .immediate, firingFunction: session.firing)
+    }
+}
+
+private struct RefreshDenied: Error {}
+
+@Suite struct RefreshTokenActionTests {
+    @Test func manyConcurrent401sRunOneRefreshAndAllSucceed() async throws {
+        let world = TokenWorld()
+        let call = world.call(world.refresher())
+        let results = await withTaskGroup(of: Result<NetworkResponse, NetworkError>.self) { group in
+            for _ in 0..<10 { group.addTask { await result(of: call) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(world.refreshes.withLock { $0 } == 1)
+        #expect(results.allSatisfy { (try? $0.get().statusCode) == 200 })
+    }
+
+    @Test func aFailedRefreshFailsEveryWaitingCallWithTheRefreshError() async throws {
+        let world = TokenWorld()
+        let call = world.call(world.refresher(failWith: RefreshDenied()))
+        let results = await withTaskGroup(of: Result<NetworkResponse, NetworkError>.self) { group in
+            for _ in 0..<10 { group.addTask { await result(of: call) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(world.refreshes.withLock { $0 } == 1)
+        for outcome in results {
+            guard case .failure(.unacceptableResponse(let problem)) = outcome else { Issue.record("got \(outcome)"); continue }
+            #expect(problem.underlying is RefreshDenied)
+            #expect(problem.statusCode == 401)
+            #expect(problem.reason.contains("refreshing the access token failed"))
+        }
+    }
+
+    @Test func aFailedRefreshIsNotTriedAgainForTheSameTokenUntilTheHoldPasses() async throws {
+        let world = TokenWorld()
+        let clock = Locked(Date(timeIntervalSince1970: 1_000))
+        let refresher = world.refresher(delay: 0, now: { clock.withLock { $0 } }, failWith: RefreshDenied())
+        _ = await result(of: world.call(refresher))
+        clock.withLock { $0 += 5 }
+        _ = await result(of: world.call(refresher))
+        #expect(world.refreshes.withLock { $0 } == 1)
+        clock.withLock { $0 += 10 }
+        _ = await result(of: world.call(refresher))
+        #expect(world.refreshes.withLock { $0 } == 2)
+    }
+
+    @Test func theRefreshCallItselfNeverTriggersARefresh() async throws {
+        let world = TokenWorld()
+        let refreshCall = Locked<NetCall?>(nil)
+        let attempts = Locked(0)
+        // The refresh goes to the same server, through the same refresher, and is refused too.
+        let refresher = RefreshTokenAction {
+            attempts.withLock { $0 += 1 }
+            _ = try await refreshCall.withLock { $0 }?.response()
+        }
+        var refresh = world.call(refresher, method: .post)
+        refresh.endpoint.path = "/refresh"
+        refreshCall.withLock { $0 = refresh }
+        let outcome = await result(of: world.call(refresher))
+        #expect(attempts.withLock { $0 } == 1)
+        #expect(world.session.count == 2)
+        guard case .failure(.unacceptableResponse(let problem)) = outcome else { Issue.record("got \(outcome)"); return }
+        #expect((problem.underlying as? NetworkError)?.statusCode == 401)
+    }
+
+    @Test func responsesToRequestsWithoutACredentialPassUntouched() async throws {
+        let world = TokenWorld()
+        world.clientToken.withLock { $0 = "" }
+        let outcome = await result(of: world.call(world.refresher()))
+        #expect(world.refreshes.withLock { $0 } == 0)
+        guard case .failure(let error) = outcome else { Issue.record("expected 401"); return }
+        #expect(error.statusCode == 401)
+    }
+
+    @Test func theRateCapStopsARefreshStorm() async throws {
+        let world = TokenWorld()
+        // The refresh "succeeds" but stores a token the server still refuses.
+        let refresher = RefreshTokenAction(maxRefreshes: 2) { [world] in world.refreshes.withLock { $0 += 1 } }
+        let outcome = await result(of: world.call(refresher))
+        #expect(world.refreshes.withLock { $0 } == 2)
+        #expect(world.session.count == 3)
+        guard case .failure(.unacceptableResponse(let problem)) = outcome else { Issue.record("got \(outcome)"); return }
+        #expect(problem.reason.contains("refreshed 2 times"))
+    }
+
+    @Test func aRefusedPOSTIsFiredAgainAfterTheRefresh() async throws {
+        let world = TokenWorld()
+        let response = try await withTimeout { try await world.call(world.refresher(delay: 0), method: .post).response() }
+        #expect(response.statusCode == 200)
+        #expect(world.session.count == 2)
+    }
+
+    @Test func otherStatusesPassUntouched() async throws {
+        let refresher = RefreshTokenAction { Issue.record("refresh must not run") }
+        let url = URL(string: "https://api.test/me")!
+        var request = URLRequest(url: url)
+        request.setValue("Bearer t", forHTTPHeaderField: "Authorization")
+        let outcome = NetworkOutcome(request: request, response: HTTPURLResponse(url: url, statusCode: 403, httpVersion: nil, headerFields: nil))
+        let decision = await refresher.decide(after: outcome, for: NetCall(server: ServerConfig(host: "api.test"), endpoint: .get("/me")), attempt: 1)
+        guard case .proceed = decision else { Issue.record("got \(decision)"); return }
+    }
+}

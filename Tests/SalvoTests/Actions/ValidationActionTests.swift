@@ -1,0 +1,81 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import Salvo
+
+@Suite struct ValidationActionTests {
+    private func fire(
+        status: Int = 200,
+        contentType: String?,
+        body: String = "{}",
+        server serverActions: [any NetworkAction] = [],
+        call callActions: [any NetworkAction] = []
+    ) async -> Result<NetworkResponse, NetworkError> {
+        let headers = contentType.map { ["Content-Type": $0] } ?? [:]
+        let session = ScriptedSession(.status(status, headers: headers, body: body))
+        var server = ServerConfig(host: "api.test")
+        server.actions = serverActions
+        let call = NetCall(server: server, endpoint: .get("/x"), actions: callActions, callbackQueue: .immediate, firingFunction: session.firing)
+        return await result(of: call)
+    }
+
+    @Test(arguments: ["application/json", "application/json; charset=utf-8", "Application/JSON", "application/problem+json"])
+    func jsonValidationAcceptsJSONTypes(_ type: String) async throws {
+        _ = try await fire(contentType: type, server: [ValidationAction.json]).get()
+    }
+
+    @Test func aRefusedContentTypeIsAnUnacceptableResponseNamingBothTypes() async {
+        let outcome = await fire(contentType: "text/html; charset=utf-8", body: "<html>", server: [ValidationAction.json])
+        guard case .failure(.unacceptableResponse(let problem)) = outcome else { Issue.record("got \(outcome)"); return }
+        #expect(problem.reason.contains("text/html"))
+        #expect(problem.reason.contains("application/json"))
+        #expect(problem.statusCode == 200)
+        #expect(problem.body == Data("<html>".utf8))
+    }
+
+    @Test func aMissingContentTypeIsRefusedOnlyWhenThereIsABody() async {
+        let validation = ValidationAction.json
+        guard case .failure(.unacceptableResponse) = await fire(contentType: nil, server: [validation]) else {
+            Issue.record("a body without a content type must be refused")
+            return
+        }
+        #expect((try? await fire(status: 204, contentType: nil, body: "", server: [validation]).get()) != nil)
+    }
+
+    @Test func wildcardsMatchWholeTypesAndSubtypes() async {
+        let images = ValidationAction(contentTypes: ["image/*"])
+        #expect((try? await fire(contentType: "image/png", server: [images]).get()) != nil)
+        #expect((try? await fire(contentType: "text/png", server: [images]).get()) == nil)
+        #expect((try? await fire(contentType: "text/plain", server: [ValidationAction(contentTypes: ["*/*"])]).get()) != nil)
+    }
+
+    @Test func statusCodesNarrowTheSuccessfulRangeWithAServerStatusError() async {
+        let outcome = await fire(status: 202, contentType: "application/json", server: [ValidationAction(statusCodes: [200])])
+        guard case .failure(let error) = outcome else { Issue.record("expected failure"); return }
+        #expect(error.statusCode == 202)
+    }
+
+    @Test func failedResponsesAreLeftAsTheyAre() async {
+        let outcome = await fire(status: 500, contentType: "text/html", server: [ValidationAction.json])
+        guard case .failure(.serverStatus(let failure)) = outcome else { Issue.record("got \(outcome)"); return }
+        #expect(failure.statusCode == 500)
+    }
+
+    @Test func aCallsValidationReplacesTheServers() async {
+        let png = ValidationAction(contentTypes: ["image/png"])
+        #expect((try? await fire(contentType: "image/png", server: [ValidationAction.json], call: [png]).get()) != nil)
+        #expect((try? await fire(contentType: "application/json", server: [ValidationAction.json], call: [png]).get()) == nil)
+    }
+
+    @Test func responderGetsARefusedContentTypeInItsErrorHandler() async throws {
+        let session = ScriptedSession(.status(200, headers: ["Content-Type": "text/html"], body: "<p>"))
+        let recorder = HandlerRecorder()
+        var server = ServerConfig(host: "api.test")
+        server.actions = [ValidationAction.json]
+        NetCall(server: server, endpoint: .get("/x"), responder: recorder.responder, callbackQueue: .immediate, firingFunction: session.firing).fire()
+        await recorder.waitForOutcome()
+        #expect(recorder.events.contains(.error("unacceptable")))
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import Salvo
+
+// The code in Docs/Actions.md, kept here so it cannot rot. Namespaced so that its names do not
+// clash with other guides' samples.
+enum ActionsGuide {
+    // MARK: - Writing an action
+
+    struct UserAgent: NetworkAction {
+        func prepare(_ request: URLRequest, for call: NetCall) async throws -> URLRequest {
+            var request = request
+            request.setValue("MyApp/2.1", forHTTPHeaderField: "User-Agent")
+            return request
+        }
+    }
+
+    struct RequestSigner: NetworkAction {
+        let key: String
+
+        func prepare(_ request: URLRequest, for call: NetCall) async throws -> URLRequest {
+            guard !key.isEmpty else {
+                throw NetworkError.invalidRequest(RequestProblem(.action, "no signing key; call Signer.configure() first"))
+            }
+            var request = request
+            let body = request.httpBody ?? Data()
+            request.setValue("\(key):\(body.count)", forHTTPHeaderField: "X-Signature")
+            return request
+        }
+    }
+
+    struct MaintenanceMode: NetworkAction {
+        func decide(after outcome: NetworkOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
+            guard outcome.statusCode == 503, outcome.httpResponse?.value(forHTTPHeaderField: "X-Maintenance") != nil else {
+                return .proceed
+            }
+            return .fail(.unacceptableResponse(ResponseProblem("the service is down for maintenance", outcome: outcome)))
+        }
+    }
+
+    // MARK: - Auth and refresh
+
+    /// Where the app keeps its tokens (the keychain, in a real app).
+    actor TokenStore {
+        private(set) var accessToken: String?
+        func store(_ token: String?) { accessToken = token }
+    }
+
+    struct TokenReply: Decodable, Sendable {
+        let token: String
+    }
+
+    static let tokens = TokenStore()
+
+    static func makeServer(log: @escaping @Sendable (String) -> Void = LoggingAction.standardError) -> ServerConfig {
+        var api = ServerConfig(host: "api.example.com", apiRoute: "v1")
+        let refreshCall = NetCall(server: api, endpoint: .post("/auth/refresh"))
+        let refresher = RefreshTokenAction {
+            let reply = try await refreshCall.value(as: TokenReply.self)
+            await tokens.store(reply.token)
+        }
+        api.actions = [
+            RetryPolicy(maxAttempts: 4),                                // outermost: decides last
+            refresher,
+            AuthTokenAction(for: api) { await tokens.accessToken },
+            ValidationAction.json,
+            LoggingAction(includesHeaders: true, sink: log),            // innermost: closest to the wire
+        ]
+        return api
+    }
+
+    static func profileCall(on api: ServerConfig) -> NetCall {
+        NetCall(server: api, endpoint: Endpoint.get("/me").requiringAuthentication())
+    }
+
+    static func avatarCall(on api: ServerConfig) -> NetCall {
+        var avatar = NetCall(server: api, endpoint: Endpoint.get("/me/avatar").requiringAuthentication())
+        avatar.actions = [ValidationAction(contentTypes: ["image/png", "image/jpeg"])]   // replaces the server's JSON rule
+        return avatar
+    }
+
+    // MARK: - Retry
+
+    static let patientPolicy = RetryPolicy(
+        maxAttempts: 5,
+        baseDelay: 1,
+        maxDelay: 20,
+        retryableStatusCodes: RetryPolicy.defaultStatusCodes.union([425]),
+        retryableMethods: RetryPolicy.idempotentMethods.union([.post])   // only if your POSTs are safe to repeat
+    )
+
+    // MARK: - Logging and cURL
+
+    static let verboseLogging = LoggingAction(
+        includesHeaders: true,
+        includesBodies: true,
+        bodyLimit: 1_000,
+        redaction: .default.adding(headers: ["X-Api-Key"], queryKeys: ["access_token", "password"])
+    ) { line in
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    static func debugCommand() throws(NetworkError) -> String {
+        let login = NetCall(server: ServerConfig(host: "api.example.com"),
+                            endpoint: .post("/login", form: ["user": "ann", "password": "hunter2"]))
+        return try login.curlCommand(redaction: .default.adding(queryKeys: ["password"]))
+    }
+}
+
+/// Answers every request with `200 {"token":"t-2"}` as JSON, so the samples run without a network.
+private struct ActionsSampleSession: NetworkSession {
+    func start(_ request: URLRequest, completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> any NetworkSessionTask {
+        let response = HTTPURLResponse(url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 200, httpVersion: nil,
+                                       headerFields: ["Content-Type": "application/json"])
+        completion(Data(#"{"token":"t-2"}"#.utf8), response, nil)
+        return NoTask()
+    }
+
+    struct NoTask: NetworkSessionTask {
+        func cancel() {}
+    }
+}
+
+@Suite struct ActionsSamples {
+    @Test func theRecommendedChainRunsAndLogsWithoutTheToken() async throws {
+        await ActionsGuide.tokens.store("t-1")
+        let lines = ActionsSampleLines()
+        var call = ActionsGuide.profileCall(on: ActionsGuide.makeServer(log: lines.append))
+        call.actions = [ActionsGuide.UserAgent(), ActionsGuide.RequestSigner(key: "k")]
+        call.firingFunction = .session(ActionsSampleSession())
+        let reply = try await call.value(as: ActionsGuide.TokenReply.self)
+        #expect(reply.token == "t-2")
+        #expect(lines.text.contains("Authorization: <redacted>"))
+        #expect(!lines.text.contains("t-1"))
+    }
+
+    @Test func theCurlSampleHidesThePassword() throws {
+        let command = try ActionsGuide.debugCommand()
+        #expect(command == "curl -X POST 'https://api.example.com/login' -H 'Content-Type: application/x-www-form-urlencoded' --data-raw 'user=ann&password=<redacted>'")
+    }
+}
+
+/// Collects log lines from any thread.
+private final class ActionsSampleLines: @unchecked Sendable {
+    // Safe: every access to `lines` holds `lock`.
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var text: String { lock.withLock { lines.joined(separator: "\n") } }
+}

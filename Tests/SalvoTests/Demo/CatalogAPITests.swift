@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import Salvo
+import SalvoDemoKit
+
+/// The demo's configured calls fire the same way offline (shipped fixtures) and live (loopback server).
+@Suite struct CatalogAPITests {
+    private func environments() async throws -> [(name: String, api: CatalogAPI)] {
+        let live = try CatalogEnvironment.live(baseURL: try await LoopbackServer.baseURL().absoluteString)
+        return [("offline", CatalogAPI(environment: .offline)), ("live", CatalogAPI(environment: live))]
+    }
+
+    @Test func threePagesThenRefreshGiveTheSameBooksOfflineAndLive() async throws {
+        var firstPages: [[SalvoDemoKit.Book]] = []
+        for (name, api) in try await environments() {
+            let pager = api.bookPager()
+            for _ in 1...3 { await pager.loadNextPage() }
+            #expect(pager.error == nil, "\(name): \(String(describing: pager.error))")
+            #expect(pager.items.map(\.id) == Array(1...30), "\(name)")
+            #expect(pager.hasMore, "\(name)")
+            await pager.refresh()
+            #expect(pager.items.map(\.id) == Array(1...10), "\(name)")
+            firstPages.append(pager.items)
+        }
+        #expect(firstPages.count == 2 && firstPages[0] == firstPages[1])
+    }
+
+    @Test func missingBookIsAServerStatusWithTheCatalogueMessage() async throws {
+        for (name, api) in try await environments() {
+            do {
+                _ = try await api.book(id: 999).value(as: SalvoDemoKit.Book.self, errorBody: CatalogProblem.self)
+                Issue.record("\(name): book 999 exists")
+            } catch {
+                #expect(error.error.statusCode == 404, "\(name)")
+                #expect(error.body?.message == "No book with id 999 in the catalogue.", "\(name)")
+            }
+        }
+    }
+
+    @Test func emptySearchDecodesTheAPIProblem() async throws {
+        for (name, api) in try await environments() {
+            do {
+                _ = try await api.search("").value(as: BookList.self, errorBody: CatalogProblem.self)
+                Issue.record("\(name): empty search succeeded")
+            } catch {
+                #expect(error.error.statusCode == 422, "\(name)")
+                #expect(error.body?.message == "Search text must not be empty.", "\(name)")
+            }
+        }
+    }
+
+    @Test func favouritesCarryTheTokenAddedByTheAuthAction() async throws {
+        for (name, api) in try await environments() {
+            let favourites = try await api.favourites().value(as: BookList.self)
+            #expect(favourites.items.map(\.id) == [1, 8, 19, 33], "\(name)")
+        }
+    }
+
+    @Test func callsCarryNoURLKnowledgeBeyondTheEnvironment() throws {
+        let offline = try CatalogAPI(environment: .offline).books(page: 2).urlRequest()
+        #expect(offline.url?.absoluteString == "https://catalog.offline/catalog/books?page=2&per_page=10")
+        let live = try CatalogAPI(environment: .live(baseURL: "http://127.0.0.1:8080")).books(page: 2).urlRequest()
+        #expect(live.url?.absoluteString == "http://127.0.0.1:8080/catalog/books?page=2&per_page=10")
+    }
+
+    @Test func verboseLoggingRedactsTheToken() async throws {
+        let lines = Transcript()
+        let api = CatalogAPI(environment: CatalogEnvironment.offline.logging { lines.append($0) })
+        _ = try await api.favourites().value(as: BookList.self)
+        #expect(lines.text.contains("Authorization: <redacted>"))
+        #expect(!lines.text.contains(CatalogAPI.demoToken))
+    }
+
+    @Test func aBookNotInTheFixturesFailsNamingTheRequest() async {
+        do {
+            _ = try await CatalogAPI(environment: .offline).book(id: 7).value(as: SalvoDemoKit.Book.self)
+            Issue.record("expected a missing-fixture error")
+        } catch {
+            #expect(error.localizedDescription.contains("/catalog/books/7"))
+        }
+    }
+}
