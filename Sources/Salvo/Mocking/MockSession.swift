@@ -20,6 +20,8 @@ public struct MockSession: NetworkSession {
     private let conditions: NetworkConditions
     private let generator: Locked<SplitMix64>
     private let responses = MockResponseMemo()
+    /// No latency and no failures: every draw would be "at once, succeeds", so none is made.
+    private let isPerfectNetwork: Bool
 
     /// A session answering each request with `answer`, under `conditions`.
     ///
@@ -31,6 +33,7 @@ public struct MockSession: NetworkSession {
         self.answer = answer
         self.conditions = conditions
         self.generator = Locked(SplitMix64(seed: conditions.seed))
+        self.isPerfectNetwork = NetworkConditions.clampedDelay(conditions.latency.upperBound) == 0 && !(conditions.failureRate > 0)
     }
 
     /// Answers `request`, at once when there is no delay, otherwise after it without blocking a thread.
@@ -38,7 +41,9 @@ public struct MockSession: NetworkSession {
         _ request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> any NetworkSessionTask {
-        let draw = generator.withLock { conditions.draw(using: &$0) }
+        let draw = isPerfectNetwork
+            ? NetworkConditions.Draw(delay: 0, fails: false)
+            : generator.withLock { conditions.draw(using: &$0) }
         let response = answer(MockRequest(request))
         let failure = draw.fails ? URLError(conditions.failure) : nil
         let delay = NetworkConditions.clampedDelay(response.latency + draw.delay)
