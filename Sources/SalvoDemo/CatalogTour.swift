@@ -38,16 +38,13 @@ struct CatalogTour {
         say("Pull to refresh: page 1 reloaded and replaced the list → \(pager.items.count) books, first \"\(pager.items.first?.title ?? "-")\"")
     }
 
-    /// The callback API: the 404 reaches `serverErrorHandler`, the body reaches `errorDataHandler`.
+    /// The callback API: the 404 reaches `serverErrorHandler`, whose error carries the body.
     private func bookThatDoesNotExist() async {
         let message = await withCheckedContinuation { (done: CheckedContinuation<String, Never>) in
             var call = api.book(id: 999)
-            let problem = LockedText()
-            call.responder.errorDataHandler = { body in
-                problem.text = body.flatMap { try? JSONDecoder().decode(CatalogProblem.self, from: $0) }?.message
-            }
             call.responder.serverErrorHandler = { error in
-                done.resume(returning: "error handler: book 999 → HTTP \(error.statusCode ?? 0): \(problem.text ?? error.localizedDescription)")
+                let problem = error.responseBody.flatMap { try? JSONDecoder().decode(CatalogProblem.self, from: $0) }
+                done.resume(returning: "error handler: book 999 → HTTP \(error.statusCode ?? 0): \(problem?.message ?? error.localizedDescription)")
             }
             call.responder.errorHandler = { error in done.resume(returning: "error handler: \(error.localizedDescription)") }
             call.responder.dataHandler = { _ in done.resume(returning: "unexpected: book 999 exists") }
@@ -81,14 +78,3 @@ struct CatalogTour {
     }
 }
 
-/// A string shared between handlers that run one after the other on the callback queue.
-private final class LockedText: @unchecked Sendable {
-    // Safe: every access goes through `lock`.
-    private let lock = NSLock()
-    private var value: String?
-
-    var text: String? {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
-    }
-}

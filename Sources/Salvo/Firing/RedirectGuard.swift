@@ -48,10 +48,8 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
             #if canImport(FoundationNetworking)
             sessionDelegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: stripped, completionHandler: completionHandler)
             #else
-            guard let forward = sessionDelegate.urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:) else {
-                return completionHandler(stripped)
-            }
-            forward(session, task, response, stripped, completionHandler)
+            let forwarded: Void? = sessionDelegate.urlSession?(session, task: task, willPerformHTTPRedirection: response, newRequest: stripped, completionHandler: completionHandler)
+            if forwarded == nil { completionHandler(stripped) }
             #endif
         } else {
             completionHandler(stripped)

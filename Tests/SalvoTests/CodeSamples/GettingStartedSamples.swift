@@ -84,11 +84,11 @@ func handlersFromDifferentPlaces(_ call: NetCall) -> NetCall {
 func asyncUsage() async {
     do {
         let book = try await BookCalls.book(42).value(as: Book.self)
-        _ = book.title
+        print(book.title)
     } catch .serverStatus(let failure) where failure.statusCode == 404 {
         // not found
     } catch {
-        _ = error.localizedDescription
+        print(error.localizedDescription)
     }
 }
 
@@ -96,7 +96,7 @@ func typedErrors() async {
     do {
         _ = try await BookCalls.add(Book(id: 1, title: "Dune")).value(as: Book.self, errorBody: APIProblem.self)
     } catch {
-        _ = error.body?.message ?? error.error.localizedDescription
+        print(error.body?.message ?? error.error.localizedDescription)
     }
 }
 
