@@ -36,7 +36,7 @@ enum LoopbackServer {
         }
         var request = URLRequest(url: url)
         request.cachePolicy = .reloadIgnoringLocalCacheData
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await controlSession.data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 200,
               let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
               let count = object["count"] as? Int
@@ -47,6 +47,14 @@ enum LoopbackServer {
     }
 
     private static let launcher = Launcher()
+
+    /// The session for counting requests: its own connections, so a count never queues behind the
+    /// slow requests parallel tests keep in flight on `URLSession.shared` (6 connections per host).
+    private static let controlSession: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 16
+        return URLSession(configuration: configuration)
+    }()
 }
 
 /// A fresh namespace for the server's stateful routes, so parallel tests never share state.
