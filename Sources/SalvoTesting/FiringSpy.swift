@@ -20,7 +20,7 @@ import Testing
 /// #expect(spy.calls.map(\.endpoint) == [.get("/users/42")])
 /// ```
 public final class FiringSpy: Sendable {
-    private let state = Guarded<(calls: [FiredCall], sent: [URLRequest])>(([], []))
+    private let state = Locked<(calls: [FiredCall], sent: [URLRequest])>(([], []))
     private let waiters = Waiters()
     private let answer: @Sendable (MockRequest) -> MockResponse
 

@@ -16,7 +16,7 @@ import Testing
 /// #expect(await log.waitForOutcome() == [.task, .response, .httpResponse(status: 204), .data(Data())])
 /// ```
 public final class ResponderLog: Sendable {
-    private let state = Guarded<(events: [ResponderEvent], isFinished: Bool)>(([], false))
+    private let state = Locked<(events: [ResponderEvent], isFinished: Bool)>(([], false))
     private let waiters = Waiters()
 
     /// An empty log.

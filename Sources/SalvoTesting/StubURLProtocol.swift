@@ -7,7 +7,7 @@ import Salvo
 /// What one ``URLProtocolStub`` answers with, and the requests it saw.
 final class StubState: Sendable {
     let mock: MockSession
-    private let seen = Guarded<[URLRequest]>([])
+    private let seen = Locked<[URLRequest]>([])
 
     init(mock: MockSession) {
         self.mock = mock
@@ -23,8 +23,8 @@ final class StubState: Sendable {
 /// The `URLProtocol` a stub's session loads through: finds the stub by the task's tag and
 /// answers with its mock session (same latency, failure and cancellation behaviour as mock firing).
 final class StubURLProtocol: URLProtocol {
-    private static let registry = Guarded<[String: StubState]>([:])
-    private let loading = Guarded<(task: (any NetworkSessionTask)?, client: ClientHandle?)>((nil, nil))
+    private static let registry = Locked<[String: StubState]>([:])
+    private let loading = Locked<(task: (any NetworkSessionTask)?, client: ClientHandle?)>((nil, nil))
 
     static func register(_ state: StubState, for key: String) {
         registry.withLock { $0[key] = state }

@@ -1,4 +1,5 @@
 import Foundation
+import Salvo
 
 /// Lets async code wait, with a time limit, for a condition another thread makes true.
 ///
@@ -9,7 +10,7 @@ final class Waiters: Sendable {
         let continuation: CheckedContinuation<Bool, Never>
     }
 
-    private let waiters = Guarded<[UUID: Waiter]>([:])
+    private let waiters = Locked<[UUID: Waiter]>([:])
 
     /// Waits until `isSatisfied` holds (checked now and on every ``signal()``) or `timeout` seconds pass.
     ///
