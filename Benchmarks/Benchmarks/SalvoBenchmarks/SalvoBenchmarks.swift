@@ -36,8 +36,8 @@ func registerMockFiring() {
     Benchmark("2 Mock fire to dataHandler: Salvo") { benchmark in
         for _ in benchmark.scaledIterations { firing.fire() }
     }
-    Benchmark("2 Mock fire to dataHandler: baseline request building alone") { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(try firing.buildRequest()) }
+    Benchmark("2 Mock fire to dataHandler: baseline configuring the call (builds its request)") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(firing.configure()) }
     }
 }
 
@@ -45,6 +45,9 @@ func registerMockDecoding() {
     let decoding = MockDecoding()
     Benchmark("3 Mock fire + decode: Salvo") { benchmark in
         for _ in benchmark.scaledIterations { decoding.salvo() }
+    }
+    Benchmark("3 Mock fire + decode: Salvo, a new call per firing") { benchmark in
+        for _ in benchmark.scaledIterations { decoding.salvoNewCall() }
     }
     Benchmark("3 Mock fire + decode: baseline JSONDecoder") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try decoding.baseline()) }

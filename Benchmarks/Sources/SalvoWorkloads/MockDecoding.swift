@@ -35,6 +35,13 @@ public struct MockDecoding: Sendable {
         sink(call.fire())
     }
 
+    /// Salvo with a new call per firing: configuring it builds its request, then the same as ``salvo()``.
+    public func salvoNewCall() {
+        var fresh = call
+        fresh.endpoint = .get("/users/42")
+        sink(fresh.fire())
+    }
+
     /// Baseline: `JSONDecoder` alone on the same bytes, with the same decoder instance.
     public func baseline() throws -> User {
         try decoder.decode(User.self, from: Self.body)

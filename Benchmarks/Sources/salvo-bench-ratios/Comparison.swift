@@ -6,6 +6,8 @@ struct Comparison {
         case ratio(atMost: Double, aim: Double? = nil)
         /// Salvo's time per operation at most this many nanoseconds more than the baseline's.
         case extraNanoseconds(atMost: Double)
+        /// No target: the ratio is shown for context beside a row that has one.
+        case reportedOnly
     }
 
     /// Which time the target is judged on.
@@ -71,10 +73,12 @@ struct ComparisonResult {
     var baselineNanoseconds: Double { perOperation(rounds.map { judged($0.baseline) }) }
 
     /// Whether the median meets the target.
-    var isMet: Bool {
+    /// Whether the target is met; `nil` for a row without one.
+    var isMet: Bool? {
         switch comparison.target {
         case .ratio(let bound, _): median(ratios) <= bound
         case .extraNanoseconds(let bound): median(extras) <= bound
+        case .reportedOnly: nil
         }
     }
 

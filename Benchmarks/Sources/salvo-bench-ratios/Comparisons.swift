@@ -23,21 +23,27 @@ enum Comparisons {
                 baseline: { for id in 0..<batch { sink(building.baseline(id: id)) } }
             ),
             Comparison(
-                name: "2 mock fire to dataHandler", baselineName: "building its request",
+                name: "2 mock fire to dataHandler", baselineName: "configuring the call (builds its request)",
                 target: .extraNanoseconds(atMost: 1_000), judged: .threadCPU, operationsPerBatch: batch,
                 salvo: { for _ in 0..<batch { firing.fire() } },
-                baseline: { for _ in 0..<batch { sink(try firing.buildRequest()) } }
+                baseline: { for _ in 0..<batch { sink(firing.configure()) } }
             ),
             Comparison(
-                name: "2b same, canned session (pipeline only)", baselineName: "building its request",
+                name: "2b same, canned session (pipeline only)", baselineName: "configuring the call (builds its request)",
                 target: .extraNanoseconds(atMost: 1_000), judged: .threadCPU, operationsPerBatch: batch,
                 salvo: { for _ in 0..<batch { pipeline.fire() } },
-                baseline: { for _ in 0..<batch { sink(try pipeline.buildRequest()) } }
+                baseline: { for _ in 0..<batch { sink(pipeline.configure()) } }
             ),
             Comparison(
                 name: "3 mock fire + decode", baselineName: "JSONDecoder alone",
                 target: .ratio(atMost: 1.3), judged: .threadCPU, operationsPerBatch: batch,
                 salvo: { for _ in 0..<batch { decoding.salvo() } },
+                baseline: { for _ in 0..<batch { sink(try decoding.baseline()) } }
+            ),
+            Comparison(
+                name: "3c same, a new call per firing (request built each time)", baselineName: "JSONDecoder alone",
+                target: .reportedOnly, judged: .threadCPU, operationsPerBatch: batch,
+                salvo: { for _ in 0..<batch { decoding.salvoNewCall() } },
                 baseline: { for _ in 0..<batch { sink(try decoding.baseline()) } }
             ),
             Comparison(

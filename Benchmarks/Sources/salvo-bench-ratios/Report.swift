@@ -21,6 +21,9 @@ enum Report {
             let extras = result.extras
             measured = "+\(duration(median(extras))) (\(duration(extras.min() ?? .nan)) – \(duration(extras.max() ?? .nan)))"
             target = "≤ +\(duration(bound))"
+        case .reportedOnly:
+            measured = ratioRange(result.ratios)
+            target = "none (context)"
         }
         let other: String
         switch comparison.judged {
@@ -32,7 +35,7 @@ enum Report {
         let cells = [
             comparison.name, clockName(comparison.judged),
             duration(result.salvoNanoseconds), duration(result.baselineNanoseconds),
-            comparison.baselineName, measured, other, target, result.isMet ? "yes" : "**no**",
+            comparison.baselineName, measured, other, target, result.isMet.map { $0 ? "yes" : "**no**" } ?? "—",
         ]
         return "| " + cells.joined(separator: " | ") + " |"
     }

@@ -6,18 +6,29 @@ import FoundationNetworking
 extension NetCall {
     /// The request this call sends, before any action adapts it.
     ///
+    /// It was built when the call was configured, so asking for it again costs nothing.
+    ///
     /// - Throws: ``NetworkError/invalidRequest(_:)`` naming the part that is wrong: an empty host or
     ///   one with spaces, a port outside 1–65535, a path with `?` or `#`, a header with CR/LF, a body
     ///   that could not be encoded. Such a call never reaches the wire.
     public func urlRequest() throws(NetworkError) -> URLRequest {
+        try builtRequest.get()
+    }
+
+    /// The request `server` and `endpoint` describe, or the invalid-request error saying why not.
+    static func build(_ server: ServerConfig, _ endpoint: Endpoint) -> Result<URLRequest, NetworkError> {
+        Result { () throws(NetworkError) in try makeRequest(server, endpoint) }
+    }
+
+    private static func makeRequest(_ server: ServerConfig, _ endpoint: Endpoint) throws(NetworkError) -> URLRequest {
         let url = try server.url(for: endpoint)
         var request = URLRequest(url: url)
         // A new request is already a GET; setting the method is not free on Linux (it is normalised).
         if endpoint.method != .get { request.httpMethod = endpoint.method.rawValue }
-        if let timeout = endpoint.timeout { request.timeoutInterval = Self.effectiveTimeout(timeout) }
+        if let timeout = endpoint.timeout { request.timeoutInterval = effectiveTimeout(timeout) }
         let headers = server.defaultHeaders.merging(endpoint.headers)
         for field in headers {
-            try Self.validate(field)
+            try validate(field)
         }
         request.setHeaderFields(headers)
         switch endpoint.body.content {

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A fireable call: a server, an endpoint, a responder, and how to fire them.
 ///
@@ -12,11 +15,19 @@ import Foundation
 /// // Anywhere else:
 /// userCall.fire()
 /// ```
+///
+/// A call builds its `URLRequest` when it is configured (created, or given a new server or
+/// endpoint), not each time it fires: firing a configured call again only runs its actions,
+/// sends, and dispatches. An invalid request is still reported when the call fires.
 public struct NetCall: Fireable, Sendable {
     /// The server the call goes to.
-    public var server: ServerConfig
+    public var server: ServerConfig {
+        didSet { builtRequest = Self.build(server, endpoint) }
+    }
     /// What the call asks of the server.
-    public var endpoint: Endpoint
+    public var endpoint: Endpoint {
+        didSet { builtRequest = Self.build(server, endpoint) }
+    }
     /// Who receives the outcome.
     public var responder: NetworkResponder
     /// Actions for this call only; they run after the server's.
@@ -25,6 +36,8 @@ public struct NetCall: Fireable, Sendable {
     public var callbackQueue: CallbackQueue
     /// How the call is fired: production, mock, replay, a spy — swap it to change all of them at once.
     public var firingFunction: FiringFunction
+    /// The request `server` and `endpoint` describe, or why there is none; kept in step with both.
+    private(set) var builtRequest: Result<URLRequest, NetworkError>
 
     /// A call from its parts.
     public init(
@@ -41,6 +54,7 @@ public struct NetCall: Fireable, Sendable {
         self.actions = actions
         self.callbackQueue = callbackQueue
         self.firingFunction = firingFunction
+        self.builtRequest = Self.build(server, endpoint)
     }
 
     /// Fires the call through its ``firingFunction``.

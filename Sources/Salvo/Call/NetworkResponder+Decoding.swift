@@ -13,6 +13,7 @@ extension NetworkResponder {
     ///     }
     /// }
     /// ```
+    @inlinable // so the decode is specialised for `T` in the caller's module, like a direct `JSONDecoder` call
     public static func decoding<T: Decodable & Sendable>(
         _ type: T.Type,
         decoder: JSONDecoder = JSONDecoder(),
@@ -56,6 +57,7 @@ extension NetworkResponder {
 }
 
 /// Decodes `data` as `T`, mapping a failure to ``NetworkError/decoding(_:)`` with the body.
+@inlinable
 func decode<T: Decodable>(_ type: T.Type, from data: Data, decoder: JSONDecoder) -> Result<T, NetworkError> {
     do {
         return .success(try decoder.decode(type, from: data))

@@ -23,6 +23,7 @@ extension NetCall {
     /// ```
     ///
     /// - Throws: ``NetworkError``; `.decoding` carries the body that did not decode.
+    @inlinable // specialised for `T` in the caller's module
     public func value<T: Decodable>(as type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) async throws(NetworkError) -> T {
         let response = try await response()
         return try decode(type, from: response.data, decoder: decoder).get()

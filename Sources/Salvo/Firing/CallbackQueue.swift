@@ -18,4 +18,13 @@ public enum CallbackQueue: Sendable {
         case .immediate: work()
         }
     }
+
+    /// Calls `handler` with `argument` here; on `.immediate` without wrapping it in a new closure.
+    func run<Argument: Sendable>(_ handler: @escaping @Sendable (Argument) -> Void, with argument: Argument) {
+        if case .immediate = self {
+            handler(argument)
+        } else {
+            run { handler(argument) }
+        }
+    }
 }

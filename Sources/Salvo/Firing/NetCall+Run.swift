@@ -12,18 +12,20 @@ extension NetCall {
     func run(through session: any NetworkSession) -> NetworkTask {
         let responder = responder
         let queue = callbackQueue
-        let task = NetworkTask { outcome in queue.run { responder.dispatch(outcome) } }
+        let task = NetworkTask { outcome in queue.dispatch(outcome, to: responder) }
         let request: URLRequest
-        do {
-            request = try urlRequest()
-        } catch {
+        switch builtRequest {
+        case .success(let built):
+            request = built
+        case .failure(let error):
             task.finish(with: NetworkOutcome(request: nil, error: error))
             return task
         }
-        queue.run { responder.taskHandler(task) }
-        let actions = (server.actions + self.actions).removingRepeatedInstances()
+        queue.run(responder.taskHandler, with: task)
+        let actions = server.actions.isEmpty && self.actions.isEmpty
+            ? [] : (server.actions + self.actions).removingRepeatedInstances()
         if actions.isEmpty {
-            Self.send(request, through: session, for: task) { task.finish(with: $0) }
+            Self.send(request, through: session, for: task, to: .task(task))
         } else {
             let call = self
             let work = Task { await call.attempt(request, with: actions, through: session, for: task) }
@@ -85,27 +87,26 @@ extension NetCall {
             return NetworkOutcome(request: prepared, error: Self.actionError(error, from: prepared))
         }
         return await withCheckedContinuation { continuation in
-            Self.send(prepared, through: session, for: task) { continuation.resume(returning: $0) }
+            Self.send(prepared, through: session, for: task, to: .attempt(AttemptResumer(continuation)))
         }
     }
 
-    /// Sends one request; `completion` is called exactly once, also when the task is cancelled.
+    /// Sends one request and hands what came back to `receiver` exactly once, also when the task
+    /// is cancelled.
     private static func send(
         _ request: URLRequest,
         through session: any NetworkSession,
         for task: NetworkTask,
-        completion: @escaping @Sendable (NetworkOutcome) -> Void
+        to receiver: OutcomeReceiver
     ) {
         guard !task.isCancelled else {
-            completion(NetworkOutcome(request: request, error: .cancelled))
+            receiver.receive(NetworkOutcome(request: request, error: .cancelled))
             return
         }
-        let start = DispatchTime.now().uptimeNanoseconds
         let sessionTask = session.start(request) { data, response, error in
-            let duration = TimeInterval(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000
-            completion(NetworkOutcome(request: request, response: response, data: data, error: error.map(NetworkError.init), duration: duration))
+            receiver.receive(NetworkOutcome(request: request, response: response, data: data, error: error.map(NetworkError.init)))
         }
-        task.onCancel { sessionTask.cancel() }
+        task.onCancel(cancelling: sessionTask)
     }
 
     private static func actionError(_ error: any Error, from request: URLRequest) -> NetworkError {

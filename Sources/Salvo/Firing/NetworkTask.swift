@@ -14,7 +14,7 @@ public final class NetworkTask: Sendable {
     private struct State {
         var isFinished = false
         var isCancelled = false
-        var cancelHandlers: [@Sendable () -> Void] = []
+        var cancellables: [any NetworkSessionTask] = []
     }
 
     private let state = Locked(State())
@@ -36,26 +36,33 @@ public final class NetworkTask: Sendable {
     /// Cancels the call: delivers ``NetworkError/cancelled`` now unless it already finished, and
     /// stops the request and any pending retry.
     public func cancel() {
-        let handlers: [@Sendable () -> Void]? = state.withLock { state in
+        let cancellables: [any NetworkSessionTask]? = state.withLock { state in
             guard !state.isFinished else { return nil }
             state.isFinished = true
             state.isCancelled = true
-            defer { state.cancelHandlers = [] }
-            return state.cancelHandlers
+            defer { state.cancellables = [] }
+            return state.cancellables
         }
-        guard let handlers else { return }
+        guard let cancellables else { return }
         deliver(NetworkOutcome(request: nil, error: .cancelled))
-        handlers.forEach { $0() }
+        cancellables.forEach { $0.cancel() }
     }
 
     /// Registers work to run when the task is cancelled; runs it now if it already was.
     public func onCancel(_ handler: @escaping @Sendable () -> Void) {
-        let runNow = state.withLock { state in
+        onCancel(cancelling: CancelHandler(run: handler))
+    }
+
+    /// Cancels `sessionTask` when this task is cancelled; at once if it already was.
+    ///
+    /// Nothing is kept once the task has finished, so a session that answered at once costs nothing here.
+    func onCancel(cancelling sessionTask: any NetworkSessionTask) {
+        let cancelNow = state.withLock { state in
             if state.isCancelled { return true }
-            if !state.isFinished { state.cancelHandlers.append(handler) }
+            if !state.isFinished { state.cancellables.append(sessionTask) }
             return false
         }
-        if runNow { handler() }
+        if cancelNow { sessionTask.cancel() }
     }
 
     /// Delivers `outcome` unless the task already finished or was cancelled.
@@ -66,10 +73,17 @@ public final class NetworkTask: Sendable {
         let isFirst = state.withLock { state in
             guard !state.isFinished else { return false }
             state.isFinished = true
-            state.cancelHandlers = []
+            state.cancellables = []
             return true
         }
         if isFirst { deliver(outcome) }
         return isFirst
     }
+}
+
+/// A cancel handler stored as a session task, so that handlers and session tasks share one list.
+private struct CancelHandler: NetworkSessionTask {
+    let run: @Sendable () -> Void
+
+    func cancel() { run() }
 }
