@@ -9,8 +9,12 @@ import Salvo
 ///
 /// On Linux a data task's completion handler runs on the session's delegate `OperationQueue`,
 /// one more thread hop per request than `data(for:)`, whose continuation FoundationNetworking
-/// resumes inline. `SALVO_BENCH_ASYNC_DATA=1 salvo-bench-ratios --only "5 HTTP"` fires Salvo
-/// through this session to measure what removing that hop would give.
+/// resumes inline (through an internal flag no caller can set). `SALVO_BENCH_ASYNC_DATA=1
+/// salvo-bench-ratios --only "5 HTTP"` fires Salvo through this session to measure what removing
+/// that hop would give. It is an experiment only: on Linux, cancelling the Swift task that runs
+/// `data(for:)` while its response completes can deadlock (the cancellation handler waits for the
+/// session's work queue while holding the task's status lock, which the completing response needs
+/// to resume it), so Salvo's production firing keeps the completion-handler data task.
 public struct AsyncDataSession: NetworkSession {
     let session: URLSession
 

@@ -51,6 +51,29 @@ public struct HTTPFiring: Sendable {
         guard data.count == Self.bodySize else { throw WorkloadError("raw got \(data.count) bytes") }
     }
 
+    /// One raw request through a completion-handler data task, the transport Salvo's production
+    /// firing uses: on Linux its handler runs on the session's delegate queue, as Salvo's does.
+    public func rawCompletionHandlerOnce() async throws {
+        let (data, response): (Data, URLResponse) = try await withCheckedThrowingContinuation { continuation in
+            session.dataTask(with: request) { data, response, error in
+                if let data, let response {
+                    continuation.resume(returning: (data, response))
+                } else {
+                    continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                }
+            }.resume()
+        }
+        guard let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
+            throw WorkloadError("raw request failed: \(response)")
+        }
+        guard data.count == Self.bodySize else { throw WorkloadError("raw got \(data.count) bytes") }
+    }
+
+    /// Runs `count` raw completion-handler requests, `concurrency` at a time.
+    public func rawCompletionHandler(count: Int, concurrency: Int) async throws {
+        try await Self.run(count: count, concurrency: concurrency) { try await rawCompletionHandlerOnce() }
+    }
+
     /// Runs `count` Salvo requests, `concurrency` at a time.
     public func salvo(count: Int, concurrency: Int) async throws {
         try await Self.run(count: count, concurrency: concurrency) { try await salvoOnce() }

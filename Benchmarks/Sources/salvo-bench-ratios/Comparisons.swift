@@ -78,13 +78,19 @@ enum Comparisons {
     static func http(server: LoopbackServer, requests: Int, concurrencies: [Int]) throws -> [Comparison] {
         let firing = try HTTPFiring(baseURL: server.baseURL, maxConnections: concurrencies.max() ?? 1,
                                     viaAsyncData: ProcessInfo.processInfo.environment["SALVO_BENCH_ASYNC_DATA"] != nil)
-        return concurrencies.map { concurrency in
+        return concurrencies.flatMap { concurrency in [
             Comparison(
                 name: "5 HTTP, concurrency \(concurrency)", baselineName: "URLSession.data(for:)",
                 target: .ratio(atMost: 1.05), judged: .wallClock, operationsPerBatch: requests,
                 salvo: { try await firing.salvo(count: requests, concurrency: concurrency) },
                 baseline: { try await firing.raw(count: requests, concurrency: concurrency) }
-            )
-        }
+            ),
+            Comparison(
+                name: "5b HTTP, concurrency \(concurrency), same transport", baselineName: "URLSession.dataTask(with:completionHandler:)",
+                target: .reportedOnly, judged: .wallClock, operationsPerBatch: requests,
+                salvo: { try await firing.salvo(count: requests, concurrency: concurrency) },
+                baseline: { try await firing.rawCompletionHandler(count: requests, concurrency: concurrency) }
+            ),
+        ] }
     }
 }

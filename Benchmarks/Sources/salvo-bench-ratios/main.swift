@@ -44,7 +44,8 @@ do {
         comparisons += try await Comparisons.paging(PagerWalk()).filter { selected($0.name, options) }
     }
     var server: LoopbackServer?
-    if selected("5 HTTP, concurrency 1", options) || selected("5 HTTP, concurrency 16", options) {
+    if ["5 HTTP, concurrency 1", "5 HTTP, concurrency 16", "5b HTTP, concurrency 1, same transport",
+        "5b HTTP, concurrency 16, same transport"].contains(where: { selected($0, options) }) {
         let started = try LoopbackServer()
         server = started
         comparisons += try Comparisons.http(server: started, requests: options.requests, concurrencies: [1, 16])

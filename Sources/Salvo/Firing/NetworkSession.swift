@@ -35,7 +35,7 @@ extension URLSession: NetworkSession {
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> any NetworkSessionTask {
         let task = dataTask(with: request, completionHandler: completion)
-        task.delegate = RedirectGuard.shared
+        if RedirectGuard.isNeeded(for: request) { task.delegate = RedirectGuard.shared }
         task.resume()
         return task
     }

@@ -7,7 +7,8 @@ import FoundationNetworking
 ///
 /// `URLSession` copies every header of the original request onto the redirected one, so a
 /// `302` to another host would receive the caller's `Authorization` (observed on Linux). Salvo
-/// sets this guard as the delegate of each task it starts: on a redirect to another scheme,
+/// sets this guard as the delegate of each task it starts whose request carries such a header
+/// (``isNeeded(for:)``): on a redirect to another scheme,
 /// host or port it removes `Authorization`, `Proxy-Authorization`, `Cookie` and every header an
 /// ``AuthTokenAction`` uses, then lets the session's own delegate, if any, decide as usual.
 final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
@@ -19,6 +20,16 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
     /// Adds a header whose value must never follow a redirect to another origin.
     static func protectHeader(_ name: String) {
         _ = protectedHeaders.withLock { $0.insert(name.lowercased()) }
+    }
+
+    /// Whether `request` carries a header the guard protects; only such requests need it.
+    ///
+    /// A task delegate is not free on Linux: with one set, the session's delegate queue gets more
+    /// work per request, which measured ~8% of a loopback round trip (Docs/Performance.md).
+    static func isNeeded(for request: URLRequest) -> Bool {
+        guard let fields = request.allHTTPHeaderFields, !fields.isEmpty else { return false }
+        let protected = protectedHeaders.withLock { $0 }
+        return fields.keys.contains { protected.contains($0.lowercased()) }
     }
 
     /// `request` without protected headers when it leaves the origin of `previous`.

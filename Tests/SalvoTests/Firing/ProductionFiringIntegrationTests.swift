@@ -152,6 +152,20 @@ import Testing
         #expect(echo.path == "/echo/landed")
     }
 
+    /// Credentials set on the endpoint itself, with no auth action, stay on their origin too.
+    @Test func endpointCredentialsDoNotFollowARedirectToASecondHost() async throws {
+        let port = try await LoopbackServer.port()
+        let endpoint = Endpoint.get("/redirect", query: ["to": "http://localhost:\(port)/echo/landed"])
+            .header("Authorization", "Bearer secret")
+            .header("Cookie", "session=1")
+            .header("X-Kept", "yes")
+        let echo = try await NetCall(server: .loopback(), endpoint: endpoint).value(as: Echo.self)
+        #expect(echo.path == "/echo/landed")
+        #expect(echo.header("Authorization") == nil)
+        #expect(echo.header("Cookie") == nil)
+        #expect(echo.header("X-Kept") == "yes")
+    }
+
     @Test func unreachablePortIsATransportError() async throws {
         let server = ServerConfig(scheme: "http", host: "127.0.0.1", port: 9)
         let recorder = try await fire(.get("/x"), server: server)
