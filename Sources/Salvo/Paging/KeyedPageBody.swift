@@ -1,18 +1,38 @@
 import Foundation
 
 /// A JSON object body whose items and metadata live under keys chosen at run time.
+///
+/// Inlinable, like the ``PageDecoder`` factories that use it, so that decoding a page is
+/// specialised for the item type in the caller's module (as a hand-written `Decodable` page is).
+@usableFromInline
 struct KeyedPageBody<Item: Decodable & Sendable>: DecodableWithConfiguration {
-    /// Where each part of the page is; dotted paths reach into nested objects.
+    /// Where each part of the page is, as key paths split once (dotted names reach into nested objects).
+    @usableFromInline
     struct Keys: Sendable {
-        var items: String
-        var totalCount: String?
-        var totalPages: String?
-        var nextCursor: String?
-        var hasMore: String?
+        @usableFromInline let items: [AnyKey]
+        @usableFromInline let totalCount: [AnyKey]?
+        @usableFromInline let totalPages: [AnyKey]?
+        @usableFromInline let nextCursor: [AnyKey]?
+        @usableFromInline let hasMore: [AnyKey]?
+
+        @usableFromInline
+        init(items: String, totalCount: String?, totalPages: String?, nextCursor: String?, hasMore: String?) {
+            self.items = Self.path(items)
+            self.totalCount = totalCount.map(Self.path)
+            self.totalPages = totalPages.map(Self.path)
+            self.nextCursor = nextCursor.map(Self.path)
+            self.hasMore = hasMore.map(Self.path)
+        }
+
+        private static func path(_ dotted: String) -> [AnyKey] {
+            let components = dotted.split(separator: ".").map { AnyKey(String($0)) }
+            return components.isEmpty ? [AnyKey(dotted)] : components
+        }
     }
 
-    let page: Page<Item>
+    @usableFromInline let page: Page<Item>
 
+    @inlinable
     init(from decoder: any Decoder, configuration keys: Keys) throws {
         let root = try decoder.container(keyedBy: AnyKey.self)
         let (itemsContainer, itemsKey) = try Self.locate(keys.items, in: root)
@@ -25,40 +45,44 @@ struct KeyedPageBody<Item: Decodable & Sendable>: DecodableWithConfiguration {
         self.page = page
     }
 
-    /// The container holding the last component of `path`, and that component as a key.
-    private static func locate(
-        _ path: String,
+    /// The container holding the last key of `path`, and that key.
+    @usableFromInline
+    static func locate(
+        _ path: [AnyKey],
         in root: KeyedDecodingContainer<AnyKey>
     ) throws -> (KeyedDecodingContainer<AnyKey>, AnyKey) {
-        var components = path.split(separator: ".").map { AnyKey(String($0)) }
-        let last = components.popLast() ?? AnyKey(path)
         var container = root
-        for component in components {
+        for component in path.dropLast() {
             container = try container.nestedContainer(keyedBy: AnyKey.self, forKey: component)
         }
-        return (container, last)
+        return (container, path.last ?? AnyKey(""))
     }
 
     /// The value at `path`, or `nil` when it is absent, `null` or not a `T`.
-    private static func optional<T: Decodable>(_ type: T.Type, at path: String?, in root: KeyedDecodingContainer<AnyKey>) -> T? {
+    @usableFromInline
+    static func optional<T: Decodable>(_ type: T.Type, at path: [AnyKey]?, in root: KeyedDecodingContainer<AnyKey>) -> T? {
         guard let path, let located = try? locate(path, in: root) else { return nil }
         return (try? located.0.decodeIfPresent(type, forKey: located.1)) ?? nil
     }
 }
 
 /// A coding key made from any string.
-private struct AnyKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
+@usableFromInline
+struct AnyKey: CodingKey, Sendable {
+    @usableFromInline let stringValue: String
+    @usableFromInline var intValue: Int? { nil }
 
+    @usableFromInline
     init(_ string: String) {
         stringValue = string
     }
 
+    @usableFromInline
     init(stringValue: String) {
         self.init(stringValue)
     }
 
+    @usableFromInline
     init?(intValue: Int) {
         nil
     }

@@ -33,6 +33,7 @@ public struct PageDecoder<Item: Sendable>: Sendable {
     }
 
     /// Decodes the body as `Body`, then makes a page of it with `transform`: for wrappers of any shape.
+    @inlinable
     public static func decoding<Body: Decodable & Sendable>(
         _ type: Body.Type,
         decoder: JSONDecoder = JSONDecoder(),
@@ -44,6 +45,7 @@ public struct PageDecoder<Item: Sendable>: Sendable {
 
 extension PageDecoder where Item: Decodable {
     /// A body that is a bare JSON array of items.
+    @inlinable
     public static func array(decoder: JSONDecoder = JSONDecoder()) -> PageDecoder {
         PageDecoder { response in Page(items: try decoder.decode([Item].self, from: response.data)) }
     }
@@ -60,6 +62,7 @@ extension PageDecoder where Item: Decodable {
     ///   - totalPagesKey: where the number of pages is.
     ///   - nextCursorKey: where the next page's cursor is (a string or a number).
     ///   - hasMoreKey: where a boolean "more pages follow" flag is.
+    @inlinable // specialised for `Item` in the caller's module
     public static func object(
         itemsKey: String = "items",
         totalCountKey: String? = "total",

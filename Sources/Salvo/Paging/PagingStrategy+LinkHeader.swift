@@ -36,14 +36,15 @@ extension PagingStrategy {
             throw .invalidRequest(RequestProblem(.url, "the Link header's next target \"\(target)\" is not a valid URL"))
         }
         try checkOrigin(of: components, target: target, against: base.server)
-        var call = base
-        call.endpoint.path = EndpointPath(percentEncoded: components.percentEncodedPath)
-        call.endpoint.apiRoute = ""
-        var query = queryItems(components.percentEncodedQuery)
+        var endpoint = base.endpoint
+        endpoint.path = EndpointPath(percentEncoded: components.percentEncodedPath)
+        endpoint.apiRoute = ""
+        endpoint.query = queryItems(components.percentEncodedQuery)
         for item in base.server.defaultQuery {
-            if let index = query.firstIndex(of: item) { query.remove(at: index) }
+            if let index = endpoint.query.firstIndex(of: item) { endpoint.query.remove(at: index) }
         }
-        call.endpoint.query = query
+        var call = base
+        call.endpoint = endpoint  // one assignment: a call rebuilds its request on each
         return call
     }
 

@@ -69,9 +69,10 @@ extension PagingStrategy {
         pageSizeName: String? = "per_page"
     ) -> PagingStrategy {
         @Sendable func call(_ base: NetCall, page: Int) -> NetCall {
+            var endpoint = base.endpoint.setting(query: pageName, to: String(page))
+            if let pageSizeName { endpoint = endpoint.setting(query: pageSizeName, to: String(pageSize)) }
             var call = base
-            call.endpoint = call.endpoint.setting(query: pageName, to: String(page))
-            if let pageSizeName { call.endpoint = call.endpoint.setting(query: pageSizeName, to: String(pageSize)) }
+            call.endpoint = endpoint  // one assignment: a call rebuilds its request on each
             return call
         }
         return PagingStrategy(
