@@ -10,9 +10,7 @@ extension NetCall {
     /// Without actions the path is synchronous up to the session, so a session that answers at
     /// once (mock firing) costs no thread hop.
     func run(through session: any NetworkSession) -> NetworkTask {
-        let responder = responder
-        let queue = callbackQueue
-        let task = NetworkTask { outcome in queue.dispatch(outcome, to: responder) }
+        let task = NetworkTask(responder: responder, on: callbackQueue)
         let request: URLRequest
         switch builtRequest {
         case .success(let built):
@@ -21,7 +19,7 @@ extension NetCall {
             task.finish(with: NetworkOutcome(request: nil, error: error))
             return task
         }
-        queue.run(responder.taskHandler, with: task)
+        callbackQueue.run(responder.taskHandler, with: task)
         let actions = server.actions.isEmpty && self.actions.isEmpty
             ? [] : (server.actions + self.actions).removingRepeatedInstances()
         if actions.isEmpty {

@@ -17,14 +17,33 @@ public final class NetworkTask: Sendable {
         var cancellables: [any NetworkSessionTask] = []
     }
 
+    /// Who receives the outcome: a closure, or (Salvo's own firing) a responder on its queue,
+    /// kept in the task itself so that firing allocates no closure for it.
+    private enum Recipient: Sendable {
+        case closure(@Sendable (NetworkOutcome) -> Void)
+        case responder(NetworkResponder, on: CallbackQueue)
+    }
+
     private let state = Locked(State())
-    private let deliver: @Sendable (NetworkOutcome) -> Void
+    private let recipient: Recipient
 
     /// A task that hands its one outcome to `deliver`.
     ///
     /// Custom firing functions create one and call ``finish(with:)`` exactly when their work ends.
     public init(deliver: @escaping @Sendable (NetworkOutcome) -> Void) {
-        self.deliver = deliver
+        recipient = .closure(deliver)
+    }
+
+    /// A task that hands its one outcome to `responder` on `queue`.
+    init(responder: NetworkResponder, on queue: CallbackQueue) {
+        recipient = .responder(responder, on: queue)
+    }
+
+    private func deliver(_ outcome: NetworkOutcome) {
+        switch recipient {
+        case .closure(let deliver): deliver(outcome)
+        case .responder(let responder, let queue): queue.dispatch(outcome, to: responder)
+        }
     }
 
     /// Whether ``cancel()`` was called before the task finished.
