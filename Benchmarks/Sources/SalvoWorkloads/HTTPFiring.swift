@@ -45,10 +45,15 @@ public struct HTTPFiring: Sendable {
     /// One raw request: `URLSession.data(for:)` plus the status check every caller needs.
     public func rawOnce() async throws {
         let (data, response) = try await session.data(for: request)
+        try Self.checkRaw(data, response)
+    }
+
+    /// The status check every raw caller needs, and the body size both sides must get.
+    private static func checkRaw(_ data: Data, _ response: URLResponse) throws {
         guard let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
             throw WorkloadError("raw request failed: \(response)")
         }
-        guard data.count == Self.bodySize else { throw WorkloadError("raw got \(data.count) bytes") }
+        guard data.count == bodySize else { throw WorkloadError("raw got \(data.count) bytes") }
     }
 
     /// One raw request through a completion-handler data task, the transport Salvo's production
@@ -63,10 +68,7 @@ public struct HTTPFiring: Sendable {
                 }
             }.resume()
         }
-        guard let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
-            throw WorkloadError("raw request failed: \(response)")
-        }
-        guard data.count == Self.bodySize else { throw WorkloadError("raw got \(data.count) bytes") }
+        try Self.checkRaw(data, response)
     }
 
     /// Runs `count` raw completion-handler requests, `concurrency` at a time.

@@ -74,19 +74,31 @@ enum Comparisons {
         ]
     }
 
+    /// The concurrencies benchmark 5 runs at.
+    static let httpConcurrencies = [1, 16]
+
+    /// The names of benchmark 5's rows, known before the server they need is started.
+    static var httpNames: [String] {
+        httpConcurrencies.flatMap { [httpName(concurrency: $0), httpName(concurrency: $0, sameTransport: true)] }
+    }
+
+    private static func httpName(concurrency: Int, sameTransport: Bool = false) -> String {
+        sameTransport ? "5b HTTP, concurrency \(concurrency), same transport" : "5 HTTP, concurrency \(concurrency)"
+    }
+
     /// Benchmark 5: `requests` per side per round against the loopback server, at each concurrency.
     static func http(server: LoopbackServer, requests: Int, concurrencies: [Int]) throws -> [Comparison] {
         let firing = try HTTPFiring(baseURL: server.baseURL, maxConnections: concurrencies.max() ?? 1,
                                     viaAsyncData: ProcessInfo.processInfo.environment["SALVO_BENCH_ASYNC_DATA"] != nil)
         return concurrencies.flatMap { concurrency in [
             Comparison(
-                name: "5 HTTP, concurrency \(concurrency)", baselineName: "URLSession.data(for:)",
+                name: httpName(concurrency: concurrency), baselineName: "URLSession.data(for:)",
                 target: .ratio(atMost: 1.05), judged: .wallClock, operationsPerBatch: requests,
                 salvo: { try await firing.salvo(count: requests, concurrency: concurrency) },
                 baseline: { try await firing.raw(count: requests, concurrency: concurrency) }
             ),
             Comparison(
-                name: "5b HTTP, concurrency \(concurrency), same transport", baselineName: "URLSession.dataTask(with:completionHandler:)",
+                name: httpName(concurrency: concurrency, sameTransport: true), baselineName: "URLSession.dataTask(with:completionHandler:)",
                 target: .reportedOnly, judged: .wallClock, operationsPerBatch: requests,
                 salvo: { try await firing.salvo(count: requests, concurrency: concurrency) },
                 baseline: { try await firing.rawCompletionHandler(count: requests, concurrency: concurrency) }

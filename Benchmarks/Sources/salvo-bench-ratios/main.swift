@@ -44,11 +44,10 @@ do {
         comparisons += try await Comparisons.paging(PagerWalk()).filter { selected($0.name, options) }
     }
     var server: LoopbackServer?
-    if ["5 HTTP, concurrency 1", "5 HTTP, concurrency 16", "5b HTTP, concurrency 1, same transport",
-        "5b HTTP, concurrency 16, same transport"].contains(where: { selected($0, options) }) {
+    if Comparisons.httpNames.contains(where: { selected($0, options) }) {
         let started = try LoopbackServer()
         server = started
-        comparisons += try Comparisons.http(server: started, requests: options.requests, concurrencies: [1, 16])
+        comparisons += try Comparisons.http(server: started, requests: options.requests, concurrencies: Comparisons.httpConcurrencies)
             .filter { selected($0.name, options) }
     }
     print(Report.header(rounds: options.rounds))

@@ -27,9 +27,14 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
     /// A task delegate is not free on Linux: with one set, the session's delegate queue gets more
     /// work per request, which measured ~8% of a loopback round trip (Docs/Performance.md).
     static func isNeeded(for request: URLRequest) -> Bool {
-        guard let fields = request.allHTTPHeaderFields, !fields.isEmpty else { return false }
+        !protectedFieldNames(in: request).isEmpty
+    }
+
+    /// The names of `request`'s header fields that the guard protects, as the request spells them.
+    private static func protectedFieldNames(in request: URLRequest) -> [String] {
+        guard let fields = request.allHTTPHeaderFields, !fields.isEmpty else { return [] }
         let protected = protectedHeaders.withLock { $0 }
-        return fields.keys.contains { protected.contains($0.lowercased()) }
+        return fields.keys.filter { protected.contains($0.lowercased()) }
     }
 
     /// `request` without protected headers when it leaves the origin of `previous`.
@@ -39,8 +44,7 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
             return request
         }
         var stripped = request
-        let protected = protectedHeaders.withLock { $0 }
-        for name in (request.allHTTPHeaderFields ?? [:]).keys where protected.contains(name.lowercased()) {
+        for name in protectedFieldNames(in: request) {
             stripped.setValue(nil, forHTTPHeaderField: name)
         }
         return stripped
