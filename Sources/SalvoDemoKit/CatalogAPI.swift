@@ -19,7 +19,7 @@ public struct CatalogAPI: Sendable {
     /// The catalogue in `environment`; the reader's token is added to calls that need it.
     public init(environment: CatalogEnvironment) {
         var environment = environment
-        environment.server.actions.insert(AuthTokenAction(for: environment.server) { Self.demoToken }, at: 0)
+        environment.server.actions.insert(AuthTokenAction { Self.demoToken }, at: 0)
         self.environment = environment
     }
 

@@ -7,25 +7,46 @@ import FoundationNetworking
 ///
 /// The token comes from your provider on every attempt, so a retry after a refresh carries the
 /// new one. It is added only when the endpoint says ``Endpoint/requiresAuthentication`` and the
-/// request goes to the server the action was made for (same scheme, host and port): a token is
-/// never sent to another host, even when a call to one lists this action. A `nil` token sends
-/// the request without the header. When the server redirects to another origin, the session
-/// drops the header before following (see ``FiringFunction/production``).
+/// request goes to the origin (scheme, host and port) of the call's own ``NetCall/server``,
+/// decided each time the call fires: swapping environments is one value swap, and a request
+/// whose URL leaves that origin, such as a paging link to another host, gets no token. Made
+/// with ``init(for:headerName:scheme:token:)``, the action instead sends the token only to the
+/// one server it was made for. A `nil` token sends the request without the header. When the
+/// server redirects to another origin, the session drops the header before following (see
+/// ``FiringFunction/production``).
 ///
 /// ```swift
-/// var api = ServerConfig(host: "api.example.com")
-/// api.actions = [AuthTokenAction(for: api) { await session.accessToken }]
-/// let me = NetCall(server: api, endpoint: Endpoint.get("/me").requiringAuthentication())
+/// var production = ServerConfig(host: "api.example.com")
+/// production.actions = [AuthTokenAction { await session.accessToken }]
+/// var staging = production
+/// staging.host = "staging.example.com"      // the token now goes to staging, and only there
+/// let me = NetCall(server: staging, endpoint: Endpoint.get("/me").requiringAuthentication())
 /// ```
 public struct AuthTokenAction: NetworkAction {
     /// The header that carries the credential, `Authorization` by default.
     public let headerName: String
     /// The word before the token, `Bearer` by default; empty sends the bare token.
     public let scheme: String
-    private let origin: Origin
+    /// The one origin that receives the token; nil means the origin of the call being fired.
+    private let pinnedOrigin: Origin?
     private let token: @Sendable () async throws -> String?
 
-    /// An action adding the provider's token to authenticated requests to `server`.
+    /// An action adding the provider's token to authenticated requests to the server each call is fired at.
+    ///
+    /// - Parameters:
+    ///   - headerName: the header to set, e.g. `"X-Api-Key"`.
+    ///   - scheme: the prefix before the token, e.g. `"Token"`; `""` for none.
+    ///   - token: returns the current token, or `nil` when there is none; throwing fails the call.
+    public init(
+        headerName: String = "Authorization",
+        scheme: String = "Bearer",
+        token: @escaping @Sendable () async throws -> String?
+    ) {
+        self.init(pinnedTo: nil, headerName: headerName, scheme: scheme, token: token)
+    }
+
+    /// An action adding the provider's token to authenticated requests to `server` only, whatever
+    /// server a call lists it on; for a token that belongs to one fixed host.
     ///
     /// - Parameters:
     ///   - server: the only server that receives the token (its scheme, host and port).
@@ -38,16 +59,21 @@ public struct AuthTokenAction: NetworkAction {
         scheme: String = "Bearer",
         token: @escaping @Sendable () async throws -> String?
     ) {
+        self.init(pinnedTo: Origin(scheme: server.scheme, host: server.host, port: server.port), headerName: headerName, scheme: scheme, token: token)
+    }
+
+    private init(pinnedTo origin: Origin?, headerName: String, scheme: String, token: @escaping @Sendable () async throws -> String?) {
         self.headerName = headerName
         self.scheme = scheme
-        self.origin = Origin(scheme: server.scheme, host: server.host, port: server.port)
+        self.pinnedOrigin = origin
         self.token = token
         RedirectGuard.protectHeader(headerName)
     }
 
-    /// Sets the header when the endpoint requires authentication and the request goes to the server.
+    /// Sets the header when the endpoint requires authentication and the request goes to the token's origin.
     public func prepare(_ request: URLRequest, for call: NetCall) async throws -> URLRequest {
-        guard call.endpoint.requiresAuthentication, let url = request.url, origin.matches(url) else {
+        guard call.endpoint.requiresAuthentication, let url = request.url,
+              (pinnedOrigin ?? Origin(scheme: call.server.scheme, host: call.server.host, port: call.server.port)).matches(url) else {
             return request
         }
         guard let token = try await token(), !token.isEmpty else { return request }

@@ -11,11 +11,12 @@ import FoundationNetworking
 /// ```
 ///
 /// With ``includesHeaders`` and ``includesBodies`` the same message carries indented header
-/// lines and the body (JSON pretty-printed), cut at ``bodyLimit`` characters. ``redaction`` hides
-/// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` by default; its query keys
-/// are hidden in URLs, form bodies and JSON fields of the same name. Any value the request sent
-/// in a hidden header or query item is also removed wherever else it appears, e.g. in a response
-/// that echoes it (values shorter than 4 characters are left alone).
+/// lines and the body (JSON pretty-printed), cut at ``bodyLimit`` characters. ``redaction``
+/// (``Redaction/default`` unless you pass another) hides credential headers, and its keys in
+/// URLs, form bodies and JSON fields at any depth, in requests and responses alike. Any value
+/// the request sent in a hidden header, query item or body field is also removed wherever else
+/// it appears, e.g. in a response that echoes it as text (values shorter than 4 characters are
+/// left alone). Nothing is parsed when the action is not in the chain.
 ///
 /// Put it last (innermost): it then logs each request as sent and every attempt's response,
 /// including the ones that outer actions retry.
@@ -41,7 +42,7 @@ public struct LoggingAction: NetworkAction {
     ///   - includesHeaders: log header fields.
     ///   - includesBodies: log bodies.
     ///   - bodyLimit: the most characters of a body to log.
-    ///   - redaction: what to hide; add your own secret headers and query keys with `adding`.
+    ///   - redaction: what to hide; add your own secret headers and keys with `adding`.
     ///   - sink: where messages go, e.g. an `os.Logger` or a test's array.
     public init(
         includesHeaders: Bool = false,
@@ -84,7 +85,7 @@ public struct LoggingAction: NetworkAction {
         if includesBodies, !body.isEmpty {
             lines += bodyLines(body, contentType: request.value(forHTTPHeaderField: "Content-Type"))
         }
-        return SecretValues(of: request, hiddenBy: redaction).scrub(lines.joined(separator: "\n"))
+        return SecretValues(of: request, hiddenBy: redaction, includingBody: includesBodies).scrub(lines.joined(separator: "\n"))
     }
 
     /// `← STATUS METHOD URL (duration, size)`, or `← failed …: reason`, and the optional detail lines.
@@ -107,7 +108,7 @@ public struct LoggingAction: NetworkAction {
         if includesBodies, !body.isEmpty {
             lines += bodyLines(body, contentType: http.value(forHTTPHeaderField: "Content-Type"))
         }
-        return SecretValues(of: outcome.request, hiddenBy: redaction).scrub(lines.joined(separator: "\n"))
+        return SecretValues(of: outcome.request, hiddenBy: redaction, includingBody: includesBodies).scrub(lines.joined(separator: "\n"))
     }
 
     private func describe(_ request: URLRequest) -> String {

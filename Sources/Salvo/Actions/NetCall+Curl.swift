@@ -15,7 +15,7 @@ extension NetCall {
     /// logger.debug("\(try call.curlCommand())")
     /// ```
     ///
-    /// - Parameter redacted: hide ``Redaction/default`` headers; `false` shows every secret.
+    /// - Parameter redacted: hide what ``Redaction/default`` hides; `false` shows every secret.
     /// - Throws: ``NetworkError/invalidRequest(_:)`` when the call cannot build a request.
     public func curlCommand(redacted: Bool = true) throws(NetworkError) -> String {
         try urlRequest().curlCommand(redacted: redacted)

@@ -14,7 +14,7 @@ import FoundationNetworking
 ///     let reply = try await refreshCall.value(as: TokenReply.self)
 ///     await tokens.store(reply.token)
 /// }
-/// api.actions = [refresher, AuthTokenAction(for: api) { await tokens.current }]
+/// api.actions = [refresher, AuthTokenAction { await tokens.current }]
 /// ```
 ///
 /// The rules, in order, for a response whose status is in ``statusCodes`` to a request that

@@ -3,8 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The secret values a request carries (in the headers and query items a ``Redaction`` hides),
-/// so that logs can remove them wherever else they appear, such as a body that echoes them.
+/// The secret values a request carries (in the headers, query items and body fields a
+/// ``Redaction`` hides), so that logs and fixtures can remove them wherever else they appear,
+/// such as a response that echoes them as text.
 struct SecretValues {
     /// Values of at least ``minimumLength`` characters, longest first so that a value containing
     /// another is replaced whole.
@@ -13,7 +14,9 @@ struct SecretValues {
     /// Shorter values are left alone: replacing every `1` or `id` would wreck the log.
     static let minimumLength = 4
 
-    init(of request: URLRequest?, hiddenBy redaction: Redaction) {
+    /// - Parameter includingBody: also collect the request body's hidden fields; only worth parsing
+    ///   the body when a body will be written out.
+    init(of request: URLRequest?, hiddenBy redaction: Redaction, includingBody: Bool) {
         var found: Set<String> = []
         for (name, value) in request?.allHTTPHeaderFields ?? [:] where redaction.hidesHeader(name) {
             found.insert(value)
@@ -30,6 +33,9 @@ struct SecretValues {
                 found.insert(raw)
                 if let decoded = raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding { found.insert(decoded) }
             }
+        }
+        if includingBody, let body = request?.httpBody {
+            found.formUnion(redaction.hiddenValues(inBody: body, contentType: request?.value(forHTTPHeaderField: "Content-Type")))
         }
         values = found
             .map { $0.trimmingCharacters(in: .whitespaces) }

@@ -14,7 +14,7 @@ extension URLRequest {
     /// let replayable = request.curlCommand(redacted: false)    // only for your own terminal
     /// ```
     ///
-    /// - Parameter redacted: hide ``Redaction/default`` headers; `false` prints every secret as it is.
+    /// - Parameter redacted: hide what ``Redaction/default`` hides (credential headers, secret query items and body fields); `false` prints every secret as it is.
     public func curlCommand(redacted: Bool = true) -> String {
         curlCommand(redaction: redacted ? .default : Redaction())
     }
@@ -39,9 +39,9 @@ extension URLRequest {
         var pipe = ""
         if !body.isEmpty {
             let contentType = value(forHTTPHeaderField: "Content-Type")
-            let sent = BodyPreview(redaction: redaction, limit: .max).redacted(body, contentType: contentType)
+            let sent = redaction.redact(body, contentType: contentType)
             if let text = String(data: sent, encoding: .utf8) {
-                arguments += ["--data-raw", Shell.quote(SecretValues(of: self, hiddenBy: redaction).scrub(text))]
+                arguments += ["--data-raw", Shell.quote(SecretValues(of: self, hiddenBy: redaction, includingBody: true).scrub(text))]
             } else {
                 pipe = "printf '%s' \(Shell.quote(sent.base64EncodedString())) | base64 --decode | "
                 arguments += ["--data-binary", "@-"]

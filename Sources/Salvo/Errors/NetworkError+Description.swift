@@ -4,41 +4,91 @@ import FoundationNetworking
 #endif
 
 extension NetworkError: LocalizedError {
-    /// A sentence that says what went wrong and, where it can, what to do about it.
+    /// One or two sentences that say what went wrong and, where they can, what to do about it.
+    ///
+    /// URLs are shown with ``Redaction/default`` applied, so a message can be logged.
     public var errorDescription: String? {
         switch self {
         case .invalidRequest(let problem):
-            return "The request was not sent because its \(problem.part.rawValue) is invalid: \(problem.reason)."
+            return Self.sentence("The request was not sent because its \(problem.part.rawValue) is invalid: \(problem.reason)")
         case .transport(let error):
-            return "The request failed before a complete response arrived (\(Self.describe(error.code))): \(error.localizedDescription)"
+            return Self.describe(error)
         case .serverStatus(let failure):
-            let url = failure.url?.absoluteString ?? "the server"
-            let body = Self.preview(failure.body).map { " Body: \($0)" } ?? ""
-            return "\(url) answered with status \(failure.statusCode) (\(HTTPURLResponse.localizedString(forStatusCode: failure.statusCode))).\(body)"
+            let url = Self.shown(failure.url) ?? "The server"
+            let status = "\(url) answered with status \(failure.statusCode) (\(HTTPURLResponse.localizedString(forStatusCode: failure.statusCode)))."
+            return status + (Self.preview(failure.body).map { " Body: \($0)" } ?? "")
         case .decoding(let failure):
-            let body = Self.preview(failure.body) ?? "<empty>"
-            return "The response could not be decoded as \(failure.typeName): \(failure.underlying). Body: \(body)"
+            let reason = (failure.underlying as? DecodingError)?.plainReason ?? Self.describe(failure.underlying)
+            return Self.sentence("The response could not be decoded as \(failure.typeName): \(reason)") + " Body: \(Self.preview(failure.body) ?? "<empty>")"
         case .unacceptableResponse(let problem):
-            let underlying = problem.underlying.map { " (\(Self.describe($0)))" } ?? ""
-            return problem.description + underlying
+            return Self.sentence(problem.description) + (problem.underlying.map { " Cause: " + Self.sentence(Self.describe($0)) } ?? "")
         case .cancelled:
             return "The request was cancelled."
         }
     }
 
-    private static func describe(_ code: URLError.Code) -> String {
-        switch code {
-        case .timedOut: return "timed out"
-        case .notConnectedToInternet: return "offline"
-        case .cannotConnectToHost: return "could not connect to the host"
-        case .cannotFindHost: return "host not found"
-        case .networkConnectionLost: return "connection lost"
-        default: return "URL error \(code.rawValue)"
+    /// A transport failure as a sentence naming the URL and what to check.
+    private static func describe(_ error: URLError) -> String {
+        let target = shown(error.failingURL) ?? "the server"
+        let host = error.failingURL.flatMap { url in url.host.map { name in url.port.map { "\(name):\($0)" } ?? name } } ?? "the server's host"
+        switch error.code {
+        case .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff:
+            return "The device is offline, so \(target) could not be reached; check the network connection and try again."
+        case .cannotConnectToHost:
+            return "Could not connect to \(host) to request \(target); check that the server is running and that the host and port are right."
+        case .timedOut:
+            return "\(capitalized(target)) did not answer in time; try again, or raise the endpoint's timeout if the server is slow."
+        case .cannotFindHost, .dnsLookupFailed:
+            return "The host \(host) could not be found; check the server's host name and the network's DNS."
+        case .networkConnectionLost:
+            return "The connection to \(target) was lost before the response was complete; try again."
+        case .cancelled:
+            return "The request to \(target) was cancelled."
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
+             .clientCertificateRequired:
+            return "A secure (TLS) connection to \(host) could not be made; check the server's certificate and the device's clock."
+        case .httpTooManyRedirects, .redirectToNonExistentLocation:
+            return "\(capitalized(target)) redirected too many times or to nowhere; check the server's redirects."
+        case .badServerResponse:
+            return "\(capitalized(target)) sent a response that is not valid HTTP; check the server."
+        case .badURL, .unsupportedURL:
+            return "\(capitalized(target)) is not a URL the session can request; check the server's scheme and host."
+        case .userAuthenticationRequired, .userCancelledAuthentication:
+            return "\(capitalized(target)) asked for credentials the session could not supply; add them with an auth action."
+        case .cannotDecodeContentData, .cannotDecodeRawData, .cannotParseResponse:
+            return "The response from \(target) could not be read (its encoding or compression is broken); check the server."
+        case .dataLengthExceedsMaximum, .resourceUnavailable, .zeroByteResource:
+            return "The response from \(target) could not be delivered (URL error \(error.code.rawValue)); check the request's method, body and size."
+        default:
+            if let reason = error.userInfo[NSLocalizedDescriptionKey] as? String, !reason.contains("NSURLErrorDomain") {
+                return sentence("The request to \(target) failed: \(reason)")
+            }
+            return "The request to \(target) failed before a complete response arrived (URL error \(error.code.rawValue))."
         }
     }
 
     private static func describe(_ error: any Error) -> String {
         (error as? NetworkError)?.description ?? (error as? LocalizedError)?.errorDescription ?? "\(error)"
+    }
+
+    /// `url` as a message may show it: secret query items hidden.
+    private static func shown(_ url: URL?) -> String? {
+        url.map { Redaction.default.redact($0).absoluteString }
+    }
+
+    private static func capitalized(_ text: String) -> String {
+        text.prefix(1).uppercased() + text.dropFirst()
+    }
+
+    /// `text` ending in exactly one full stop (or its own `?` or `!`).
+    static func sentence(_ text: String) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var end = trimmed.endIndex
+        while end > trimmed.startIndex, trimmed[trimmed.index(before: end)] == "." { end = trimmed.index(before: end) }
+        let body = trimmed[..<end]
+        if let last = body.last, last == "?" || last == "!" { return String(body) }
+        return body + "."
     }
 
     /// The first 200 characters of a UTF-8 body, or nil when there is nothing readable.

@@ -26,11 +26,12 @@ struct Fixture: Codable, Sendable, Equatable {
         var method: String
         var url: String
         var headers: [String: String]
-        /// A hash of the request body (which is not stored: it may hold passwords), if there was one.
+        /// A hash of the request body after field redaction, if there was one. The body itself is
+        /// not stored; hashing it redacted keeps a guessable password out of the file too.
         var bodyHash: String?
     }
 
-    /// What came back, with secret headers redacted.
+    /// What came back, with secret headers and body fields redacted.
     struct Response: Codable, Sendable, Equatable {
         var status: Int
         var headers: [String: String]
@@ -69,13 +70,22 @@ struct Fixture: Codable, Sendable, Equatable {
             method: request.httpMethod ?? "GET",
             url: redacted.url?.absoluteString ?? "",
             headers: redacted.allHTTPHeaderFields ?? [:],
-            bodyHash: request.httpBody.map(FixtureName.bodyHash)
+            bodyHash: FixtureName.bodyHash(of: request, redaction: redaction)
         )
         self.response = Response(
             status: response.statusCode,
             headers: redaction.redact(HTTPHeaders(response)).dictionary,
-            body: body.flatMap { $0.isEmpty ? nil : Body($0) }
+            body: body.flatMap { $0.isEmpty ? nil : Body(Self.redact($0, of: response, answering: request, with: redaction)) }
         )
+    }
+
+    /// `body` with hidden fields replaced and, in text, every secret the request sent (a token a
+    /// server echoes, say), so that the file can be committed.
+    private static func redact(_ body: Data, of response: HTTPURLResponse, answering request: URLRequest, with redaction: Redaction) -> Data {
+        let fields = redaction.redact(body, contentType: response.value(forHTTPHeaderField: "Content-Type"))
+        guard let text = String(data: fields, encoding: .utf8) else { return fields }
+        let scrubbed = SecretValues(of: request, hiddenBy: redaction, includingBody: true).scrub(text)
+        return scrubbed == text ? fields : Data(scrubbed.utf8)
     }
 
     /// The fixture as written to disk.
@@ -98,7 +108,7 @@ struct Fixture: Codable, Sendable, Equatable {
         do {
             fixture = try JSONDecoder().decode(Fixture.self, from: data)
         } catch let error as DecodingError {
-            throw FixtureFile.problem("fixture file \(url.path) is not a Salvo fixture: \(FixtureFile.describe(error))")
+            throw FixtureFile.problem("fixture file \(url.path) is not a Salvo fixture: \(error.plainReason)")
         } catch {
             throw FixtureFile.problem("fixture file \(url.path) is not a Salvo fixture: \(error)")
         }

@@ -26,32 +26,4 @@ enum FixtureFile {
     static func problem(_ reason: String) -> NetworkError {
         .invalidRequest(RequestProblem(.fixture, reason))
     }
-
-    /// A one-line description of a decoding error: what is wrong, and where.
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ keys: [any CodingKey]) -> String {
-            keys.isEmpty ? "the top level" : "\"" + keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") + "\""
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            return "missing \(path(context.codingPath + [key]))"
-        case .typeMismatch(let type, let context):
-            return "\(path(context.codingPath)) should be \(Self.name(of: type))"
-        case .valueNotFound(let type, let context):
-            return "\(path(context.codingPath)) is null but should be \(Self.name(of: type))"
-        case .dataCorrupted(let context):
-            return "\(path(context.codingPath)): \(context.debugDescription)"
-        @unknown default:
-            return "\(error)"
-        }
-    }
-
-    private static func name(of type: Any.Type) -> String {
-        switch type {
-        case is String.Type: return "a string"
-        case is Int.Type: return "a number"
-        case is [String: String].Type: return "an object of strings"
-        default: return "\(type)"
-        }
-    }
 }

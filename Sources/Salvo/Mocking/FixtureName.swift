@@ -9,14 +9,14 @@ import FoundationNetworking
 /// `_` replaced by `_` (cut to 80 characters, `root` when empty). `<hash>` is the first 12 hex
 /// digits of an FNV-1a 64 hash of the match key: method, redacted URL (origin included unless
 /// ``FixtureOptions/matchesOrigin`` is off) and, when ``FixtureOptions/matchesBody`` is on,
-/// the body hash. The same request always gets the same name, on every platform.
+/// the hash of the redacted body. The same request always gets the same name, on every platform.
 enum FixtureName {
     /// The match key of `request`, e.g. `GET http://127.0.0.1:8080/users/42?page=2`.
     static func key(for request: URLRequest, options: FixtureOptions) -> String {
         let method = (request.httpMethod ?? "GET").uppercased()
         var key = method + " " + matchURL(request.url, options: options)
-        if options.matchesBody, let body = request.httpBody, !body.isEmpty {
-            key += " body=" + bodyHash(body)
+        if options.matchesBody, let hash = bodyHash(of: request, redaction: options.redaction) {
+            key += " body=" + hash
         }
         return key
     }
@@ -41,6 +41,15 @@ enum FixtureName {
         let path = segments.isEmpty ? "root" : String(segments.joined(separator: "-").prefix(80))
         let hash = String(hex(fnv1a64(Data(key(for: request, options: options).utf8))).prefix(12))
         return "\(method)_\(path)_\(hash).json"
+    }
+
+    /// The hash of `request`'s body after `redaction` hides its secret fields, or nil without a body.
+    ///
+    /// Recording and replay both hash the redacted body, so requests still match, and two requests
+    /// that differ only in a password share a fixture.
+    static func bodyHash(of request: URLRequest, redaction: Redaction) -> String? {
+        guard let body = request.httpBody, !body.isEmpty else { return nil }
+        return bodyHash(redaction.redact(body, contentType: request.value(forHTTPHeaderField: "Content-Type")))
     }
 
     /// `fnv1a64:<16 hex digits>` for a body.

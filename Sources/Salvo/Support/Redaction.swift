@@ -3,15 +3,17 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Which header fields and query items hold secrets, and how to hide them before anything is
-/// written to disk or a log.
+/// Which header fields, query items and body fields hold secrets, and how to hide them before
+/// anything is written to disk or a log.
 ///
-/// Names compare case-insensitively (header names by HTTP rules; query keys too, because hiding a
-/// `Token` that was meant to be `token` is the safe mistake). A hidden value becomes
-/// ``placeholder``; the name stays, so a reader still sees that the field was sent.
+/// One value serves the logging action, cURL output and recorded fixtures. ``queryKeys`` name
+/// both query items and body fields: form fields, and JSON fields at any depth. Names compare
+/// case-insensitively (header names by HTTP rules; keys too, because hiding a `Token` that was
+/// meant to be `token` is the safe mistake). A hidden value becomes ``placeholder``; the name
+/// stays, so a reader still sees that the field was sent.
 ///
 /// ```swift
-/// let redaction = Redaction.default.adding(headers: ["X-Api-Key"], queryKeys: ["access_token"])
+/// let redaction = Redaction.default.adding(headers: ["X-Api-Key"], queryKeys: ["session"])
 /// let safe = redaction.redact(request)   // Authorization: <redacted>, …?access_token=%3Credacted%3E
 /// ```
 public struct Redaction: Sendable, Hashable {
@@ -20,7 +22,7 @@ public struct Redaction: Sendable, Hashable {
 
     /// Header names whose values are hidden, lowercased.
     public let headers: Set<String>
-    /// Query item names whose values are hidden, lowercased.
+    /// Query item and body field names whose values are hidden, lowercased.
     public let queryKeys: Set<String>
 
     /// A redaction hiding the given header fields and query items (names in any case).
@@ -29,8 +31,14 @@ public struct Redaction: Sendable, Hashable {
         self.queryKeys = Set(queryKeys.map { $0.lowercased() })
     }
 
-    /// Hides `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`.
-    public static let `default` = Redaction(headers: ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"])
+    /// Hides the headers `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`, and the
+    /// query items and body fields that conventionally carry secrets: `access_token`,
+    /// `refresh_token`, `id_token`, `client_secret`, `api_key`, `apikey`, `password`, `token` and
+    /// `signature`.
+    public static let `default` = Redaction(
+        headers: ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"],
+        queryKeys: ["access_token", "refresh_token", "id_token", "client_secret", "api_key", "apikey", "password", "token", "signature"]
+    )
 
     /// This redaction also hiding `headers` and `queryKeys`.
     public func adding(headers: Set<String> = [], queryKeys: Set<String> = []) -> Redaction {
@@ -42,7 +50,7 @@ public struct Redaction: Sendable, Hashable {
         headers.contains(name.lowercased())
     }
 
-    /// Whether the query item `name` is hidden.
+    /// Whether the query item or body field `name` is hidden.
     public func hidesQueryKey(_ name: String) -> Bool {
         queryKeys.contains(name.lowercased())
     }

@@ -65,7 +65,7 @@ enum ActionsGuide {
         api.actions = [
             RetryPolicy(maxAttempts: 4),                                // outermost: decides last
             refresher,
-            AuthTokenAction(for: api) { await tokens.accessToken },
+            AuthTokenAction { await tokens.accessToken },
             ValidationAction.json,
             LoggingAction(includesHeaders: true, sink: log),            // innermost: closest to the wire
         ]

@@ -1,0 +1,87 @@
+import Foundation
+
+extension Redaction {
+    /// `body` with the value of every hidden field replaced by ``placeholder``: form fields by
+    /// name, JSON fields at any depth. Unchanged, byte for byte, when it hides nothing; a JSON body
+    /// that loses a field is re-encoded with sorted keys, so the same input always gives the same bytes.
+    func redact(_ body: Data, contentType: String?) -> Data {
+        guard !queryKeys.isEmpty, !body.isEmpty else { return body }
+        if Self.isForm(contentType), let text = String(data: body, encoding: .utf8) {
+            let redacted = redactForm(text)
+            return redacted == text ? body : Data(redacted.utf8)
+        }
+        guard let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else { return body }
+        var didHide = false
+        let hidden = redactJSON(json, didHide: &didHide)
+        guard didHide, let data = try? JSONSerialization.data(withJSONObject: hidden, options: [.sortedKeys, .fragmentsAllowed]) else {
+            return body
+        }
+        return data
+    }
+
+    /// The values of the hidden fields in `body` (a form, or JSON at any depth), so that a log can
+    /// remove them where a server echoes them in a shape field redaction cannot see, such as text.
+    func hiddenValues(inBody body: Data, contentType: String?) -> [String] {
+        guard !queryKeys.isEmpty, !body.isEmpty else { return [] }
+        if Self.isForm(contentType), let text = String(data: body, encoding: .utf8) {
+            return text.split(separator: "&").compactMap { field -> [String]? in
+                guard let equals = field.firstIndex(of: "="), hidesQueryKey(Self.decodedFormPart(field[..<equals])) else { return nil }
+                let raw = String(field[field.index(after: equals)...])
+                return [raw, Self.decodedFormPart(Substring(raw))]
+            }.flatMap { $0 }
+        }
+        guard let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else { return [] }
+        var found: [String] = []
+        collectHiddenValues(in: json, isHidden: false, into: &found)
+        return found
+    }
+
+    /// `value` with hidden JSON fields replaced; `didHide` turns true when one was.
+    func redactJSON(_ value: Any, didHide: inout Bool) -> Any {
+        if let object = value as? [String: Any] {
+            var copy: [String: Any] = [:]
+            for (key, field) in object {
+                if hidesQueryKey(key) {
+                    copy[key] = Self.placeholder
+                    didHide = true
+                } else {
+                    copy[key] = redactJSON(field, didHide: &didHide)
+                }
+            }
+            return copy
+        }
+        if let array = value as? [Any] {
+            return array.map { redactJSON($0, didHide: &didHide) }
+        }
+        return value
+    }
+
+    /// A form body (`a=1&b=2`) with every hidden field's value replaced.
+    func redactForm(_ text: String) -> String {
+        text.split(separator: "&", omittingEmptySubsequences: false).map { field -> String in
+            guard let equals = field.firstIndex(of: "=") else { return String(field) }
+            let rawName = field[..<equals]
+            return hidesQueryKey(Self.decodedFormPart(rawName)) ? rawName + "=" + Self.placeholder : String(field)
+        }.joined(separator: "&")
+    }
+
+    static func isForm(_ contentType: String?) -> Bool {
+        contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
+    }
+
+    private func collectHiddenValues(in value: Any, isHidden: Bool, into found: inout [String]) {
+        if let object = value as? [String: Any] {
+            for (key, field) in object {
+                collectHiddenValues(in: field, isHidden: isHidden || hidesQueryKey(key), into: &found)
+            }
+        } else if let array = value as? [Any] {
+            for element in array { collectHiddenValues(in: element, isHidden: isHidden, into: &found) }
+        } else if isHidden, !(value is NSNull) {
+            found.append("\(value)")
+        }
+    }
+
+    private static func decodedFormPart(_ raw: Substring) -> String {
+        raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(raw)
+    }
+}
