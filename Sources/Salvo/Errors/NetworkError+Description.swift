@@ -37,7 +37,7 @@ extension NetworkError: LocalizedError {
         case .cannotConnectToHost:
             return "Could not connect to \(host) to request \(target); check that the server is running and that the host and port are right."
         case .timedOut:
-            return "\(capitalized(target)) did not answer in time; try again, or raise the endpoint's timeout if the server is slow."
+            return "The request to \(target) timed out before the server answered; try again, or raise the endpoint's timeout if the server is slow."
         case .cannotFindHost, .dnsLookupFailed:
             return "The host \(host) could not be found; check the server's host name and the network's DNS."
         case .networkConnectionLost:

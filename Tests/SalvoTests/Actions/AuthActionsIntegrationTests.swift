@@ -111,4 +111,31 @@ import Testing
             #expect(!text.contains(secret), "\(secret) leaked into:\n\(text)")
         }
     }
+
+    @Test func theTokenFollowsAnEnvironmentSwapToASecondOrigin() async throws {
+        var production = try await ServerConfig.loopback()
+        production.actions = [AuthTokenAction { "env-token" }]
+        var staging = production
+        staging.host = "localhost"   // same server process, a second origin
+        for server in [production, staging] {
+            let echo = try await withTimeout { try await NetCall(server: server, endpoint: Endpoint.get("/echo/env").requiringAuthentication()).value(as: Echo.self) }
+            #expect(echo.header("Host")?.hasPrefix(server.host) == true)
+            #expect(echo.header("Authorization") == "Bearer env-token", "\(server.host)")
+        }
+    }
+
+    @Test(arguments: ["127.0.0.1", "localhost"])
+    func aFollowingTokenDoesNotFollowARedirectToTheOtherOrigin(_ host: String) async throws {
+        var server = try await ServerConfig.loopback()
+        server.host = host
+        server.actions = [AuthTokenAction { "env-token" }]
+        let other = host == "localhost" ? "127.0.0.1" : "localhost"
+        let port = try await LoopbackServer.port()
+        let endpoint = Endpoint.get("/redirect", query: ["to": "http://\(other):\(port)/echo/landed"]).requiringAuthentication()
+        let configured = server
+        let echo = try await withTimeout { try await NetCall(server: configured, endpoint: endpoint).value(as: Echo.self) }
+        #expect(echo.path == "/echo/landed")
+        #expect(echo.header("Host")?.hasPrefix(other) == true)
+        #expect(echo.header("Authorization") == nil)
+    }
 }

@@ -82,4 +82,38 @@ import Testing
         guard case .failure(.invalidRequest(let problem)) = outcome else { Issue.record("got \(outcome)"); return }
         #expect(problem.part == .header)
     }
+
+    @Test func byDefaultTheTokenFollowsTheServerTheCallIsFiredAt() async throws {
+        var production = api
+        production.actions = [AuthTokenAction { "abc" }]
+        var staging = production
+        staging.host = "staging.test"
+        let endpoint = Endpoint.get("/me").requiringAuthentication()
+        for server in [production, staging] {
+            let session = ScriptedSession(.status(200))
+            let call = NetCall(server: server, endpoint: endpoint, callbackQueue: .immediate, firingFunction: session.firing)
+            _ = await result(of: call)
+            let request = try #require(session.requests.first)
+            #expect(request.url?.host == server.host)
+            #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer abc")
+        }
+    }
+
+    @Test func aPinnedTokenStaysOnItsServerAfterAnEnvironmentSwap() async throws {
+        var staging = api
+        staging.host = "staging.test"
+        let pinned = AuthTokenAction(for: api) { "abc" }
+        #expect(try await sentAuthorization(Endpoint.get("/me").requiringAuthentication(), to: staging, action: pinned) == nil)
+    }
+
+    @Test func aRequestWhoseURLLeavesTheCallsServerGetsNoToken() async throws {
+        let auth = AuthTokenAction { "abc" }
+        let call = NetCall(server: api, endpoint: Endpoint.get("/me").requiringAuthentication())
+        for elsewhere in ["https://evil.test/me", "http://api.test/me", "https://api.test:8443/me"] {
+            let request = URLRequest(url: try #require(URL(string: elsewhere)))
+            #expect(try await auth.prepare(request, for: call).value(forHTTPHeaderField: "Authorization") == nil, "\(elsewhere)")
+        }
+        let home = URLRequest(url: try #require(URL(string: "https://API.test:443/me")))
+        #expect(try await auth.prepare(home, for: call).value(forHTTPHeaderField: "Authorization") == "Bearer abc")
+    }
 }

@@ -56,4 +56,28 @@ import Testing
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
     }
+
+    @Test(arguments: [
+        Endpoint.post("/echo/login", json: ["user": "ann", "password": "hunter22-json"]),
+        Endpoint.post("/echo/login", body: .form(["user": "ann", "password": "hunter22-form"])),
+    ])
+    func aPasswordSentInABodyAndEchoedBackIsInNoLogLineByDefault(_ endpoint: Endpoint) async throws {
+        let transcript = Transcript()
+        var server = try await ServerConfig.loopback()
+        server.actions = [LoggingAction(includesHeaders: true, includesBodies: true, sink: transcript.append)]
+        let configured = server
+        let response = try await withTimeout { try await NetCall(server: configured, endpoint: endpoint).response() }
+        #expect(String(decoding: response.data, as: UTF8.self).contains("hunter22"), "the server must echo the password for this test to mean anything")
+        let text = transcript.text
+        #expect(text.contains("← 200 POST"))
+        #expect(text.contains("<redacted>"))
+        #expect(!text.contains("hunter22"), "leaked into:\n\(text)")
+    }
+
+    @Test func theCurlCommandHidesSecretQueryKeysByDefault() async throws {
+        let call = NetCall(server: try await .loopback(), endpoint: .get("/echo", query: ["access_token": "query-secret", "page": "1"]))
+        let command = try call.curlCommand()
+        #expect(!command.contains("query-secret"))
+        #expect(command.contains("access_token=%3Credacted%3E"))
+    }
 }

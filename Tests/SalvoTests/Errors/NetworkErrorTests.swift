@@ -57,4 +57,82 @@ import Testing
         #expect(text.count < 400)
         #expect(NetworkError.serverStatus(ServerFailure(statusCode: 500, url: nil, body: body)).responseBody == body)
     }
+
+    private static let failing = URL(string: "http://api.test:8080/v1/me?access_token=s3cr3t") ?? URL(fileURLWithPath: "/")
+
+    @Test(arguments: [
+        (URLError.Code.notConnectedToInternet, "offline"),
+        (.cannotConnectToHost, "Could not connect to api.test:8080"),
+        (.timedOut, "http://api.test:8080/v1/me?access_token=%3Credacted%3E timed out"),
+        (.cannotFindHost, "The host api.test:8080 could not be found"),
+        (.dnsLookupFailed, "could not be found"),
+        (.networkConnectionLost, "connection to http://api.test:8080/v1/me"),
+        (.secureConnectionFailed, "secure (TLS) connection to api.test:8080"),
+        (.serverCertificateUntrusted, "certificate"),
+        (.httpTooManyRedirects, "redirected too many times"),
+        (.badServerResponse, "not valid HTTP"),
+        (.cannotDecodeContentData, "could not be read"),
+        (.resourceUnavailable, "URL error -1008"),
+        (.backgroundSessionWasDisconnected, "URL error -997"),
+    ])
+    func transportDescriptionsAreOneCleanSentenceNamingTheURL(_ code: URLError.Code, _ words: String) {
+        let error = NetworkError.transport(URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: Self.failing]))
+        let text = error.description
+        #expect(text.contains(words), "\(text)")
+        #expect(text.contains("api.test"), "\(text)")
+        #expect(!text.contains("s3cr3t"), "\(text)")
+        #expect(!text.contains("NSURLErrorDomain") && !text.contains("..") && !text.contains("Error Domain"), "\(text)")
+        #expect(text.hasSuffix("."), "\(text)")
+    }
+
+    @Test func aTransportErrorWithoutAURLStillReadsAsASentence() {
+        let text = NetworkError.transport(URLError(.notConnectedToInternet)).description
+        #expect(text == "The device is offline, so the server could not be reached; check the network connection and try again.")
+    }
+
+    private struct User: Decodable { let id: Int }
+
+    @Test(arguments: [
+        (#"{"id":"7"}"#, #"The response could not be decoded as User: "id" should be a number. Body: {"id":"7"}"#),
+        (#"{}"#, #"The response could not be decoded as User: missing "id". Body: {}"#),
+        (#"{"id":null}"#, #"The response could not be decoded as User: "id" is null but should be a number. Body: {"id":null}"#),
+    ])
+    func decodingDescriptionsSayWhatIsWrongInOneSentence(_ body: String, _ expected: String) {
+        let data = Data(body.utf8)
+        do {
+            _ = try JSONDecoder().decode(User.self, from: data)
+            Issue.record("decoded \(body)")
+        } catch {
+            #expect(NetworkError.decoding(DecodingFailure(error, body: data, type: User.self)).description == expected)
+        }
+    }
+
+    @Test func invalidJSONDoesNotEndInADoublePeriod() {
+        let data = Data("<html>".utf8)
+        do {
+            _ = try JSONDecoder().decode(User.self, from: data)
+        } catch {
+            let text = NetworkError.decoding(DecodingFailure(error, body: data, type: User.self)).description
+            #expect(!text.contains(".."), "\(text)")
+            #expect(text.hasSuffix("Body: <html>"), "\(text)")
+        }
+    }
+
+    @Test func aReasonEndingInAPeriodGetsOnlyOne() {
+        let text = NetworkError.invalidRequest(RequestProblem(.body, "a GET has no body.")).description
+        #expect(text == "The request was not sent because its body is invalid: a GET has no body.")
+    }
+
+    @Test func anUnreachableLoopbackPortGivesACleanMessage() async throws {
+        // Port 1 on 127.0.0.1: nothing listens there, so the connection is refused at once.
+        let server = ServerConfig(scheme: "http", host: "127.0.0.1", port: 1)
+        let call = NetCall(server: server, endpoint: .get("/users/42"))
+        do {
+            _ = try await withTimeout { try await call.response() }
+            Issue.record("port 1 answered")
+        } catch let error as NetworkError {
+            let text = error.description
+            #expect(text == "Could not connect to 127.0.0.1:1 to request http://127.0.0.1:1/users/42; check that the server is running and that the host and port are right.", "\(text)")
+        }
+    }
 }

@@ -151,4 +151,30 @@ import SalvoTesting
         #expect(await call.fireAndRecord() == [.task, .noResponse, .error(.transport(URLError(.timedOut))), .errorData(nil)])
         #expect(try folder.fileNames().isEmpty)
     }
+
+    @Test func recordedBodiesLoseSecretFieldsByDefaultAndReplayStillMatchesByBody() async throws {
+        let folder = try TemporaryFolder()
+        let answer = Data(#"{"access_token":"at-0001","profile":{"name":"ann","refresh_token":"rt-0002"},"echo":"password=pw-0003"}"#.utf8)
+        let base = FakeSession(.http(status: 200, headers: ["Content-Type": "application/json"], body: answer))
+        let options = FixtureOptions(matchesBody: true)
+        let server = ServerConfig(host: "api.example.com")
+        let login = Endpoint.post("/login", body: .form(["user": "ann", "password": "pw-0003"]))
+        let recorder = NetCall(server: server, endpoint: login, callbackQueue: .immediate,
+                               firingFunction: .recording(to: folder.url, options: options, through: base))
+        _ = try await recorder.response()
+        let file = folder.url.appendingPathComponent(try #require(try folder.fileNames().first))
+        let text = try String(contentsOf: file, encoding: .utf8)
+        for secret in ["at-0001", "rt-0002", "pw-0003"] {
+            #expect(!text.contains(secret), "\(secret) leaked into the fixture:\n\(text)")
+        }
+        #expect(text.contains("ann"))
+
+        var replayer = recorder
+        replayer.firingFunction = .replaying(from: folder.url, options: options)
+        let replayed = try await replayer.response()
+        #expect(replayed.statusCode == 200)
+        var other = replayer
+        other.endpoint = .post("/login", body: .form(["user": "bob", "password": "pw-0003"]))
+        await #expect(throws: NetworkError.self) { try await other.response() }
+    }
 }

@@ -45,4 +45,22 @@ import Testing
         #expect(redacted.url?.absoluteString == "https://h.example/p?token=%3Credacted%3E&x=1")
         #expect(redacted.httpBody == Data("body".utf8))
     }
+
+    @Test(arguments: ["access_token", "Refresh_Token", "ID_TOKEN", "client_secret", "api_key", "ApiKey", "password", "token", "Signature"])
+    func defaultHidesConventionalSecretKeysInAnyCase(_ key: String) throws {
+        let url = try #require(URL(string: "https://api.example.com/x?page=2&\(key)=s3cr3t-value"))
+        #expect(Redaction.default.redact(url).absoluteString == "https://api.example.com/x?page=2&\(key)=%3Credacted%3E")
+        let form = Redaction.default.redact(Data("user=ann&\(key)=s3cr3t-value".utf8), contentType: "application/x-www-form-urlencoded; charset=utf-8")
+        #expect(String(decoding: form, as: UTF8.self) == "user=ann&\(key)=<redacted>")
+    }
+
+    @Test func jsonBodyFieldsAreHiddenAtAnyDepthAndOtherBodiesAreKeptByteForByte() throws {
+        let body = Data(#"{"user":{"name":"ann","credentials":[{"Password":"hunter22"}]},"token":{"value":"t0k3n"}}"#.utf8)
+        let redacted = String(decoding: Redaction.default.redact(body, contentType: "application/json"), as: UTF8.self)
+        #expect(redacted == #"{"token":"<redacted>","user":{"credentials":[{"Password":"<redacted>"}],"name":"ann"}}"#)
+        #expect(Set(Redaction.default.hiddenValues(inBody: body, contentType: nil)) == ["hunter22", "t0k3n"])
+        let plain = Data(#"{ "name" : "ann" }"#.utf8)
+        #expect(Redaction.default.redact(plain, contentType: "application/json") == plain)
+        #expect(Redaction().redact(body, contentType: "application/json") == body)
+    }
 }
