@@ -37,7 +37,7 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
     public init(percentEncoded: String) {
         self.percentEncoded = Self.trimmingLeadingSlashes(percentEncoded)
         problem = percentEncoded.contains(where: { $0 == "?" || $0 == "#" || $0 == " " })
-            ? "percent-encoded path \"\(percentEncoded)\" contains '?', '#' or a space"
+            ? "percent-encoded path \"\(escaped(percentEncoded))\" contains '?', '#' or a space"
             : Self.dotSegmentProblem(in: self.percentEncoded)
     }
 
@@ -103,7 +103,7 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
         /// Appends path syntax: `/` separates segments, other characters are encoded.
         public mutating func appendLiteral(_ literal: String) {
             if problem == nil, literal.contains(where: { $0 == "?" || $0 == "#" }) {
-                problem = "path \"\(literal)\" contains '?' or '#'; put query items in the endpoint's query instead"
+                problem = "path \"\(escaped(literal))\" contains '?' or '#'; put query items in the endpoint's query instead"
             }
             encoded += PercentEncoding.path(literal)
         }

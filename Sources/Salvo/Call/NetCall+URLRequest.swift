@@ -144,7 +144,7 @@ extension ServerConfig {
     private func appendOrigin(to url: inout String) throws(NetworkError) {
         guard let first = scheme.utf8.first, isLetter(first),
               scheme.utf8.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) else {
-            throw .invalidRequest(RequestProblem(.scheme, "scheme \"\(scheme)\" must be letters, digits, '+', '-' or '.', starting with a letter, such as https"))
+            throw .invalidRequest(RequestProblem(.scheme, "scheme \"\(escaped(scheme))\" must be letters, digits, '+', '-' or '.', starting with a letter, such as https"))
         }
         url += scheme.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? scheme.lowercased() : scheme
         url += "://"
@@ -173,7 +173,7 @@ extension ServerConfig {
             return
         }
         guard bare.utf8.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") }) else {
-            throw .invalidRequest(RequestProblem(.host, "host \"\(host)\" may only contain ASCII letters, digits, '-', '_' and '.' (no spaces, ports or paths; write international names in punycode)"))
+            throw .invalidRequest(RequestProblem(.host, "host \"\(escaped(host))\" may only contain ASCII letters, digits, '-', '_' and '.' (no spaces, ports or paths; write international names in punycode)"))
         }
         url += host
     }
@@ -184,15 +184,15 @@ extension ServerConfig {
         if IPv6Address.isValid(bare) { return }
         let reason: String
         if bare.isEmpty {
-            reason = "host \"\(host)\" has nothing between the brackets; write an IPv6 address such as \"::1\" or a host name"
+            reason = "host \"\(escaped(host))\" has nothing between the brackets; write an IPv6 address such as \"::1\" or a host name"
         } else if let colon = host.lastIndex(of: ":"), let port = Int(host[host.index(after: colon)...]),
                   !host[..<colon].isEmpty, host[..<colon].last == "]" || !host[..<colon].contains(":") {
             let name = host[..<colon]
-            reason = "host \"\(host)\" includes a port; set ServerConfig.host to \"\(name)\" and ServerConfig.port to \(port)"
+            reason = "host \"\(escaped(host))\" includes a port; set ServerConfig.host to \"\(escaped(String(name)))\" and ServerConfig.port to \(port)"
         } else if bare.contains("%") {
-            reason = "host \"\(host)\" has an IPv6 zone ID, which Salvo does not support; use a global or unique-local address"
+            reason = "host \"\(escaped(host))\" has an IPv6 zone ID, which Salvo does not support; use a global or unique-local address"
         } else {
-            reason = "host \"\(host)\" is not a valid IPv6 address (eight groups of 1–4 hex digits separated by ':', '::' once for a run of zero groups, optionally ending in an IPv4 address)"
+            reason = "host \"\(escaped(host))\" is not a valid IPv6 address (eight groups of 1–4 hex digits separated by ':', '::' once for a run of zero groups, optionally ending in an IPv4 address)"
         }
         throw .invalidRequest(RequestProblem(.host, reason))
     }
@@ -207,8 +207,15 @@ private func isDigit(_ byte: UInt8) -> Bool {
 }
 
 
-/// `text` with control characters and quotes written as Swift escapes (`\r`, `\n`, `\0`), so a
-/// message that quotes hostile input stays one line.
-private func escaped(_ text: String) -> String {
-    text.unicodeScalars.map { $0.escaped(asASCII: false) }.joined()
+/// `text` with quotes, control, format and line-separator characters written as Swift escapes
+/// (`\r`, `\n`, `\0`, `\u{2028}`), so a message that quotes hostile input stays one readable line.
+func escaped(_ text: String) -> String {
+    text.unicodeScalars.map { scalar in
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned:
+            return scalar.escaped(asASCII: true)
+        default:
+            return scalar.escaped(asASCII: false)
+        }
+    }.joined()
 }
