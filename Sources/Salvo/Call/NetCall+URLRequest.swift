@@ -165,7 +165,9 @@ extension ServerConfig {
         }
         let isBracketed = host.hasPrefix("[") && host.hasSuffix("]") && host.utf8.count >= 2
         let bare = isBracketed ? host.dropFirst().dropLast() : host[...]
-        if isBracketed || bare.contains(":") {
+        // Brackets around a name ("[localhost]") are tolerated and dropped, as before; only text
+        // with a colon, or empty brackets, is held to IPv6 rules.
+        if bare.contains(":") || (isBracketed && bare.isEmpty) {
             try validateIPv6(bare)
             url += "["
             url += bare
@@ -175,7 +177,7 @@ extension ServerConfig {
         guard bare.utf8.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") }) else {
             throw .invalidRequest(RequestProblem(.host, "host \"\(escaped(host))\" may only contain ASCII letters, digits, '-', '_' and '.' (no spaces, ports or paths; write international names in punycode)"))
         }
-        url += host
+        url += bare
     }
 
     /// Refuses IPv6 text that is not an RFC 4291 address, with the likely mistake named: a port
