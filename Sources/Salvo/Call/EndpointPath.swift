@@ -1,7 +1,10 @@
 /// A URL path whose interpolated values are single, percent-encoded path segments.
 ///
 /// Literal text is path syntax (`/` separates segments); every interpolated value is one segment,
-/// so user text with `/`, `?`, `%`, spaces or emoji arrives at the server exactly as given.
+/// so user text with `/`, `?`, `%`, spaces or emoji arrives at the server exactly as given, and a
+/// value of `.` or `..` is sent as `%2E` or `%2E%2E`: user text never moves a request up the path.
+/// A `.` or `..` segment in literal text is refused (``NetworkError/invalidRequest(_:)``), because
+/// the URL layer would silently remove it and send the request somewhere else.
 ///
 /// ```swift
 /// let fileName = "notes/2024 draft.txt"
@@ -11,7 +14,7 @@
 public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// The path as it goes on the wire, percent-encoded, without a leading `/`.
     public private(set) var percentEncoded: String
-    /// Why the path cannot be sent, when its literal text holds `?` or `#`.
+    /// Why the path cannot be sent, when its literal text holds `?`, `#` or a dot segment.
     let problem: String?
 
     /// A path from text where `/` separates segments; each segment is percent-encoded.
@@ -26,7 +29,7 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
 
     /// A path made of the given segments, each percent-encoded as a whole (`/` inside becomes `%2F`).
     public init(segments: [String]) {
-        percentEncoded = segments.map(PercentEncoding.component).joined(separator: "/")
+        percentEncoded = segments.map(PercentEncoding.segment).joined(separator: "/")
         problem = nil
     }
 
@@ -34,8 +37,8 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
     public init(percentEncoded: String) {
         self.percentEncoded = Self.trimmingLeadingSlashes(percentEncoded)
         problem = percentEncoded.contains(where: { $0 == "?" || $0 == "#" || $0 == " " })
-            ? "percent-encoded path \"\(percentEncoded)\" contains '?', '#' or a space"
-            : nil
+            ? "percent-encoded path \"\(escaped(percentEncoded))\" contains '?', '#' or a space"
+            : Self.dotSegmentProblem(in: self.percentEncoded)
     }
 
     /// A path from a literal without interpolations.
@@ -46,7 +49,7 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
     /// A path from a literal with interpolated segments.
     public init(stringInterpolation: StringInterpolation) {
         percentEncoded = Self.trimmingLeadingSlashes(stringInterpolation.encoded)
-        problem = stringInterpolation.problem
+        problem = stringInterpolation.problem ?? Self.dotSegmentProblem(in: percentEncoded)
     }
 
     /// Whether the path has no segments.
@@ -68,6 +71,20 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
         self.problem = problem
     }
 
+    /// A `.` or `..` segment that came from literal text (interpolated ones are already `%2E`):
+    /// the URL layer would resolve it and send the request to another path, so it is refused.
+    /// Mixed forms such as `.%2E` (a literal dot next to an interpolated one) count too, because
+    /// servers that decode `%2E` before resolving would see `..`.
+    private static func dotSegmentProblem(in encoded: String) -> String? {
+        guard encoded.utf8.contains(UInt8(ascii: ".")),
+              encoded.split(separator: "/", omittingEmptySubsequences: false).contains(where: dotSegments.contains) else {
+            return nil
+        }
+        return "path \"/\(encoded)\" has a '.' or '..' segment, which the URL layer would remove and send the request elsewhere; write the path without it, or interpolate the value so it is sent as one segment"
+    }
+
+    private static let dotSegments: Set<Substring> = [".", "..", ".%2E", "%2E.", ".%2e", "%2e."]
+
     private static func trimmingLeadingSlashes(_ path: String) -> String {
         guard path.hasPrefix("/") else { return path }
         return String(path.drop { $0 == "/" })
@@ -86,14 +103,15 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
         /// Appends path syntax: `/` separates segments, other characters are encoded.
         public mutating func appendLiteral(_ literal: String) {
             if problem == nil, literal.contains(where: { $0 == "?" || $0 == "#" }) {
-                problem = "path \"\(literal)\" contains '?' or '#'; put query items in the endpoint's query instead"
+                problem = "path \"\(escaped(literal))\" contains '?' or '#'; put query items in the endpoint's query instead"
             }
             encoded += PercentEncoding.path(literal)
         }
 
-        /// Appends one path segment; every reserved character in it is encoded.
+        /// Appends one path segment; every reserved character in it is encoded, and a value of
+        /// only `.` or `..` becomes `%2E` or `%2E%2E`.
         public mutating func appendInterpolation(_ segment: some CustomStringConvertible) {
-            encoded += PercentEncoding.component(segment.description)
+            encoded += PercentEncoding.segment(segment.description)
         }
     }
 }

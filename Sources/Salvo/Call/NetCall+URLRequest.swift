@@ -8,9 +8,11 @@ extension NetCall {
     ///
     /// It was built when the call was configured, so asking for it again costs nothing.
     ///
-    /// - Throws: ``NetworkError/invalidRequest(_:)`` naming the part that is wrong: an empty host or
-    ///   one with spaces, a port outside 1–65535, a path with `?` or `#`, a header with CR/LF, a body
-    ///   that could not be encoded. Such a call never reaches the wire.
+    /// - Throws: ``NetworkError/invalidRequest(_:)`` naming the part that is wrong: an empty host, one
+    ///   with spaces or a port, an IPv6 literal that is not RFC 4291 text, a port outside 1–65535, a
+    ///   path with `?`, `#` or a literal `.`/`..` segment, a method that is not an HTTP token, a header
+    ///   with CR/LF, a body on a GET or HEAD, or a body that could not be encoded. Such a call never
+    ///   reaches the wire.
     public func urlRequest() throws(NetworkError) -> URLRequest {
         try builtRequest.get()
     }
@@ -21,6 +23,10 @@ extension NetCall {
     }
 
     private static func makeRequest(_ server: ServerConfig, _ endpoint: Endpoint) throws(NetworkError) -> URLRequest {
+        try validate(method: endpoint.method.rawValue)
+        if case .data = endpoint.body.content {
+            try refuseBody(for: endpoint.method.rawValue)
+        }
         let url = try server.url(for: endpoint)
         var request = URLRequest(url: url)
         // A new request is already a GET; setting the method is not free on Linux (it is normalised).
@@ -55,12 +61,41 @@ extension NetCall {
         #endif
     }
 
+    /// Checks what actions may have changed in `prepare` before it goes out, so a method, header
+    /// or body an action sets is held to the same rules as the endpoint's own.
+    static func validateForWire(_ request: URLRequest) throws(NetworkError) {
+        let method = request.httpMethod ?? "GET"
+        try validate(method: method)
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            try validate(HTTPHeaders.Field(name: name, value: value))
+        }
+        if request.httpBody != nil || request.httpBodyStream != nil {
+            try refuseBody(for: method)
+        }
+    }
+
+    /// A method is an RFC 9110 token; anything else (a space, CR/LF, non-ASCII) would rewrite the request line.
+    private static func validate(method: String) throws(NetworkError) {
+        guard !method.isEmpty, method.utf8.allSatisfy(isTokenCharacter) else {
+            throw .invalidRequest(RequestProblem(.method, "method \"\(escaped(method))\" must be a non-empty HTTP token (letters, digits, !#$%&'*+-.^_`|~), such as GET or PROPFIND"))
+        }
+    }
+
+    /// GET and HEAD carry no body (RFC 9110 §9.3.1–2): servers may ignore or reject it, and Linux
+    /// URLSession fails such a request with a misleading "resource exceeds maximum size".
+    private static func refuseBody(for method: String) throws(NetworkError) {
+        let name = method.uppercased()
+        guard name != "GET" && name != "HEAD" else {
+            throw .invalidRequest(RequestProblem(.body, "a \(name) request cannot carry a body; send the data in the query, or use POST"))
+        }
+    }
+
     private static func validate(_ field: HTTPHeaders.Field) throws(NetworkError) {
         guard !field.name.isEmpty, field.name.utf8.allSatisfy(isTokenCharacter) else {
-            throw .invalidRequest(RequestProblem(.header, "header name \"\(field.name)\" must be a non-empty HTTP token (letters, digits, !#$%&'*+-.^_`|~)"))
+            throw .invalidRequest(RequestProblem(.header, "header name \"\(escaped(field.name))\" must be a non-empty HTTP token (letters, digits, !#$%&'*+-.^_`|~)"))
         }
         guard !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) else {
-            throw .invalidRequest(RequestProblem(.header, "value of header \"\(field.name)\" contains a line break or NUL, which would inject headers"))
+            throw .invalidRequest(RequestProblem(.header, "value of header \"\(escaped(field.name))\" contains a line break or NUL, which would inject headers"))
         }
     }
 
@@ -109,7 +144,7 @@ extension ServerConfig {
     private func appendOrigin(to url: inout String) throws(NetworkError) {
         guard let first = scheme.utf8.first, isLetter(first),
               scheme.utf8.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) else {
-            throw .invalidRequest(RequestProblem(.scheme, "scheme \"\(scheme)\" must be letters, digits, '+', '-' or '.', starting with a letter, such as https"))
+            throw .invalidRequest(RequestProblem(.scheme, "scheme \"\(escaped(scheme))\" must be letters, digits, '+', '-' or '.', starting with a letter, such as https"))
         }
         url += scheme.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? scheme.lowercased() : scheme
         url += "://"
@@ -128,22 +163,40 @@ extension ServerConfig {
         guard !host.isEmpty else {
             throw .invalidRequest(RequestProblem(.host, "the host is empty; set ServerConfig.host, e.g. \"api.example.com\""))
         }
-        let utf8 = host.utf8
-        let isBracketed = utf8.count >= 2 && utf8.first == UInt8(ascii: "[") && utf8.last == UInt8(ascii: "]")
-        let bare = isBracketed ? utf8.dropFirst().dropLast() : utf8[...]
-        if bare.contains(UInt8(ascii: ":")) {
-            guard bare.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else {
-                throw .invalidRequest(RequestProblem(.host, "host \"\(host)\" is not a valid IPv6 address"))
-            }
+        let isBracketed = host.hasPrefix("[") && host.hasSuffix("]") && host.utf8.count >= 2
+        let bare = isBracketed ? host.dropFirst().dropLast() : host[...]
+        // Brackets around a name ("[localhost]") are tolerated and dropped, as before; only text
+        // with a colon, or empty brackets, is held to IPv6 rules.
+        if bare.contains(":") || (isBracketed && bare.isEmpty) {
+            try validateIPv6(bare)
             url += "["
-            url += String(decoding: bare, as: UTF8.self)
+            url += bare
             url += "]"
             return
         }
-        guard bare.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") }) else {
-            throw .invalidRequest(RequestProblem(.host, "host \"\(host)\" may only contain ASCII letters, digits, '-', '_' and '.' (no spaces, ports or paths; write international names in punycode)"))
+        guard bare.utf8.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") }) else {
+            throw .invalidRequest(RequestProblem(.host, "host \"\(escaped(host))\" may only contain ASCII letters, digits, '-', '_' and '.' (no spaces, ports or paths; write international names in punycode)"))
         }
-        url += isBracketed ? String(decoding: bare, as: UTF8.self) : host
+        url += bare
+    }
+
+    /// Refuses IPv6 text that is not an RFC 4291 address, with the likely mistake named: a port
+    /// written into the host, empty brackets, or a zone ID.
+    private func validateIPv6(_ bare: Substring) throws(NetworkError) {
+        if IPv6Address.isValid(bare) { return }
+        let reason: String
+        if bare.isEmpty {
+            reason = "host \"\(escaped(host))\" has nothing between the brackets; write an IPv6 address such as \"::1\" or a host name"
+        } else if let colon = host.lastIndex(of: ":"), let port = Int(host[host.index(after: colon)...]),
+                  !host[..<colon].isEmpty, host[..<colon].last == "]" || !host[..<colon].contains(":") {
+            let name = host[..<colon]
+            reason = "host \"\(escaped(host))\" includes a port; set ServerConfig.host to \"\(escaped(String(name)))\" and ServerConfig.port to \(port)"
+        } else if bare.contains("%") {
+            reason = "host \"\(escaped(host))\" has an IPv6 zone ID, which Salvo does not support; use a global or unique-local address"
+        } else {
+            reason = "host \"\(escaped(host))\" is not a valid IPv6 address (eight groups of 1–4 hex digits separated by ':', '::' once for a run of zero groups, optionally ending in an IPv4 address)"
+        }
+        throw .invalidRequest(RequestProblem(.host, reason))
     }
 }
 
@@ -155,6 +208,16 @@ private func isDigit(_ byte: UInt8) -> Bool {
     (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
 }
 
-private func isHexDigit(_ byte: UInt8) -> Bool {
-    isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+
+/// `text` with quotes, control, format and line-separator characters written as Swift escapes
+/// (`\r`, `\n`, `\0`, `\u{2028}`), so a message that quotes hostile input stays one readable line.
+func escaped(_ text: String) -> String {
+    text.unicodeScalars.map { scalar in
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned:
+            return scalar.escaped(asASCII: true)
+        default:
+            return scalar.escaped(asASCII: false)
+        }
+    }.joined()
 }

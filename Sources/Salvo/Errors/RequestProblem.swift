@@ -10,6 +10,8 @@ public struct RequestProblem: Sendable, Hashable, CustomStringConvertible {
         case host
         /// The server port.
         case port
+        /// The HTTP method.
+        case method
         /// The API route or the endpoint path.
         case path
         /// A query item.

@@ -81,6 +81,7 @@ extension NetCall {
             for action in actions {
                 prepared = try await action.prepare(prepared, for: self)
             }
+            try Self.validateForWire(prepared)
         } catch {
             return NetworkOutcome(request: prepared, error: Self.actionError(error, from: prepared))
         }

@@ -9,6 +9,16 @@ enum PercentEncoding {
         encode(text, spaceAsPlus: false)
     }
 
+    /// Encodes one path segment: like `component`, but a segment of only dots becomes `%2E`
+    /// or `%2E%2E`, which URL layers do not resolve, so user text never moves a request up the path.
+    static func segment(_ text: String) -> String {
+        switch text {
+        case ".": return "%2E"
+        case "..": return "%2E%2E"
+        default: return component(text)
+        }
+    }
+
     /// Encodes path text whose `/` separate segments: like `component` on each segment, in one pass.
     static func path(_ text: String) -> String {
         encode(text, spaceAsPlus: false, keepingSlashes: true)
