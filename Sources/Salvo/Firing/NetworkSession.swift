@@ -29,14 +29,19 @@ extension URLSession: NetworkSession {
     /// Starts a data task for `request`.
     ///
     /// A redirect to another scheme, host or port does not carry `Authorization`, `Cookie` or an
-    /// auth action's header along; your session delegate still decides on the redirect.
+    /// auth action's header along; your session delegate still decides on the redirect. On Linux
+    /// a 401 challenge completes and a redirect keeps the request body (see Docs/Linux.md).
     public func start(
         _ request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> any NetworkSessionTask {
+        #if canImport(FoundationNetworking)
+        return LinuxTransfer.start(request, on: self, completion: completion)
+        #else
         let task = dataTask(with: request, completionHandler: completion)
         if RedirectGuard.isNeeded(for: request) { task.delegate = RedirectGuard.shared }
         task.resume()
         return task
+        #endif
     }
 }

@@ -95,10 +95,12 @@ import Testing
 
     @Test func timeoutBecomesATransportError() async throws {
         let started = Date()
-        let recorder = try await fire(Endpoint.get("/slow", query: ["delay": "4"]).timeout(0.5))
+        let recorder = try await fire(Endpoint.get("/slow", query: ["delay": "20"]).timeout(0.5))
         let elapsed = Date().timeIntervalSince(started)
-        // 0.5 s becomes 1 s on Linux, where URLSession only honours whole seconds.
-        #expect(elapsed >= 0.45 && elapsed < 3.5, "timed out after \(elapsed) s")
+        // 0.5 s becomes 1 s on Linux, where URLSession only honours whole seconds. The upper
+        // bound only proves the timeout ended the call rather than the server's answer: suites
+        // running in parallel (the fuzz test among them) can delay the task by seconds.
+        #expect(elapsed >= 0.45 && elapsed < 12, "timed out after \(elapsed) s")
         #expect(recorder.events.first == .task)
         #expect(recorder.events.contains(.error("transport.\(URLError.Code.timedOut.rawValue)")))
         #expect(recorder.outcomeCount == 1)

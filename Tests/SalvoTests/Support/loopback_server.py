@@ -40,6 +40,8 @@ Routes (all methods unless noted; JSON bodies unless noted):
         1-based position (offset // limit + 1) for offset and cursor.
     /catalog/...            the demo's book catalogue: see catalog_routes.py
     /wire/...               the raw request line and header lines, and any CR/LF/NUL in them: see wire_routes.py
+    /challenge/...          401/407 authentication challenges: see challenge_routes.py
+    /redirects/...          redirect loops: see redirect_routes.py
 Unknown routes answer 404, malformed parameters 400, never a crash.
 """
 
@@ -61,6 +63,8 @@ sys.dont_write_bytecode = True  # keep __pycache__ out of the Swift test target
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import catalog_routes  # noqa: E402  (the demo's book catalogue, /catalog/...)
 import wire_routes  # noqa: E402  (raw request line and header checks, /wire/...)
+import challenge_routes  # noqa: E402  (401/407 challenges, /challenge/...)
+import redirect_routes  # noqa: E402  (redirect loops, /redirects/...)
 
 MAX_BODY = 64 * 1024 * 1024
 MAX_DELAY = 120.0
@@ -361,6 +365,10 @@ class Handler(BaseHTTPRequestHandler):
         if head == "catalog" and catalog_routes.handle(self, rest, query, int_param):
             return None
         if head == "wire" and wire_routes.handle(self):
+            return None
+        if head == "challenge" and challenge_routes.handle(self, rest, query):
+            return None
+        if head == "redirects" and redirect_routes.handle(self, rest, query, int_param):
             return None
         self.respond_json(404, {"error": "not found", "path": path})
 
