@@ -67,6 +67,12 @@ public struct TypedCall<Value: Sendable, ErrorBody: Sendable>: Fireable, Sendabl
         self.errorBodyDecoding = errorBodyDecoding
     }
 
+    /// Who receives the outcome, besides the typed result; the same as `call.responder`.
+    public var responder: NetworkResponder {
+        get { call.responder }
+        set { call.responder = newValue }
+    }
+
     /// How the call is fired; the same as `call.firingFunction`.
     public var firingFunction: FiringFunction {
         get { call.firingFunction }
