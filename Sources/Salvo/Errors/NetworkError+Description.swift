@@ -38,7 +38,7 @@ extension NetworkError: LocalizedError {
     }
 
     private static func describe(_ error: any Error) -> String {
-        (error as? NetworkError)?.description ?? (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        (error as? NetworkError)?.description ?? (error as? any LocalizedError)?.errorDescription ?? "\(error)"
     }
 
     /// The first 200 characters of a UTF-8 body, or nil when there is nothing readable.
