@@ -1,5 +1,12 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.3
+// 6.3 is the toolchain Salvo is built and tested with; older ones are not claimed.
 import PackageDescription
+
+/// The upcoming language features every Salvo target builds with.
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
 
 let package = Package(
     name: "Salvo",
@@ -7,18 +14,19 @@ let package = Package(
     products: [
         .library(name: "Salvo", targets: ["Salvo"]),
         .library(name: "SalvoTesting", targets: ["SalvoTesting"]),
-        .executable(name: "salvo-demo", targets: ["SalvoDemo"]),
     ],
     targets: [
-        .target(name: "Salvo"),
-        .target(name: "SalvoTesting", dependencies: ["Salvo"]),
-        // The demo: SalvoDemoKit only configures calls; the salvo-demo executable fires them.
-        .target(name: "SalvoDemoKit", dependencies: ["Salvo"], resources: [.copy("Fixtures")]),
-        .executableTarget(name: "SalvoDemo", dependencies: ["Salvo", "SalvoDemoKit"]),
+        .target(name: "Salvo", swiftSettings: upcomingFeatures),
+        .target(name: "SalvoTesting", dependencies: ["Salvo"], swiftSettings: upcomingFeatures),
+        // The demo: SalvoDemoKit only configures calls; `swift run salvo-demo` fires them. Not a product:
+        // an executable target of the root package runs here, and packages that depend on Salvo never see it.
+        .target(name: "SalvoDemoKit", dependencies: ["Salvo"], resources: [.copy("Fixtures")], swiftSettings: upcomingFeatures),
+        .executableTarget(name: "salvo-demo", dependencies: ["Salvo", "SalvoDemoKit"], path: "Sources/SalvoDemo", swiftSettings: upcomingFeatures),
         .testTarget(
             name: "SalvoTests",
             dependencies: ["Salvo", "SalvoTesting", "SalvoDemoKit"],
-            exclude: ["Support/loopback_server.py", "Support/catalog_routes.py", "Support/wire_routes.py", "Support/challenge_routes.py", "Support/redirect_routes.py"]
+            exclude: ["Support/loopback_server.py", "Support/catalog_routes.py", "Support/wire_routes.py", "Support/challenge_routes.py", "Support/redirect_routes.py"],
+            swiftSettings: upcomingFeatures
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -38,27 +38,19 @@ struct CatalogTour {
         say("Pull to refresh: page 1 reloaded and replaced the list → \(pager.items.count) books, first \"\(pager.items.first?.title ?? "-")\"")
     }
 
-    /// The callback API: the 404 reaches `serverErrorHandler`, whose error carries the body.
+    /// The callback API on the main actor: a view model attaches its own methods; the 404's
+    /// `{"message": …}` arrives decoded as `CatalogProblem`.
     private func bookThatDoesNotExist() async {
-        let message = await withCheckedContinuation { (done: CheckedContinuation<String, Never>) in
-            var call = api.book(id: 999)
-            call.responder.serverErrorHandler = { error in
-                let problem = error.responseBody.flatMap { try? JSONDecoder().decode(CatalogProblem.self, from: $0) }
-                done.resume(returning: "error handler: book 999 → HTTP \(error.statusCode ?? 0): \(problem?.message ?? error.localizedDescription)")
-            }
-            call.responder.errorHandler = { error in done.resume(returning: "error handler: \(error.localizedDescription)") }
-            call.responder.dataHandler = { _ in done.resume(returning: "unexpected: book 999 exists") }
-            call.fire()
-        }
+        let shown = await BookViewModel().open(api.book(id: 999))
         say("")
-        say(message)
+        say("error handler: book 999 → \(shown)")
     }
 
     /// The async API with a typed error body: the 422's `{"message": …}` decoded as `CatalogProblem`.
     private func emptySearch() async {
         say("")
         do {
-            let found = try await api.search("").value(as: BookList.self, errorBody: CatalogProblem.self)
+            let found = try await api.search("").value()
             say("unexpected: an empty search found \(found.items.count) books")
         } catch {
             let problem = error.body.map { "\($0)" } ?? "no problem body"
@@ -70,8 +62,9 @@ struct CatalogTour {
     private func favourites() async throws(Stop) {
         say("")
         do {
-            let favourites = try await api.favourites().value(as: BookList.self)
-            say("Favourites (token added by AuthTokenAction): " + favourites.items.map(\.title).joined(separator: ", "))
+            let favourites = try await api.favourites().response()
+            say("Favourites (token added by AuthTokenAction, HTTP \(favourites.statusCode ?? 0)): "
+                + favourites.value.items.map(\.title).joined(separator: ", "))
         } catch {
             throw Stop(message: "Could not load favourites: \(error.localizedDescription)")
         }

@@ -1,11 +1,14 @@
 import Foundation
 import Salvo
 
-/// The book catalogue's calls, configured once; whoever fires them knows no URL.
+/// A call to the catalogue: its error body is always a ``CatalogProblem``.
+public typealias CatalogCall<Value: Decodable & Sendable> = TypedCall<Value, CatalogProblem>
+
+/// The book catalogue's calls, configured once; whoever fires them knows no URL, type or decoder.
 ///
 /// ```swift
 /// let api = CatalogAPI(environment: .offline)
-/// let dune = try await api.book(id: 1).value(as: Book.self)
+/// let dune = try await api.book(id: 1).value()   // a Book, or APIError<CatalogProblem>
 /// ```
 public struct CatalogAPI: Sendable {
     /// Books per page.
@@ -25,31 +28,34 @@ public struct CatalogAPI: Sendable {
 
     /// The catalogue, page by page: a pager over the books call (`?page=N&per_page=10`).
     public func bookPager() -> Pager<Book> {
-        Pager(call: call(.get("/books")), strategy: .pageNumber(pageSize: Self.pageSize), decoder: .object(), id: \Book.id)
+        let books: CatalogCall<BookPage> = call(.get("/books"))
+        return Pager(call: books, strategy: .pageNumber(pageSize: Self.pageSize), id: \Book.id) { page in
+            Page(items: page.items, totalPages: page.totalPages)
+        }
     }
 
     /// One page of the catalogue, numbered from 1.
-    public func books(page: Int = 1) -> NetCall {
+    public func books(page: Int = 1) -> CatalogCall<BookPage> {
         call(.get("/books", query: ["page": "\(page)", "per_page": "\(Self.pageSize)"]))
     }
 
     /// One book.
-    public func book(id: Int) -> NetCall {
+    public func book(id: Int) -> CatalogCall<Book> {
         call(.get("/books/\(id)"))
     }
 
     /// Books whose title or author contains `text`; empty text is refused with a 422 problem.
-    public func search(_ text: String) -> NetCall {
+    public func search(_ text: String) -> CatalogCall<BookList> {
         call(.get("/search", query: ["q": text]))
     }
 
     /// The signed-in reader's favourite books (needs the auth token).
-    public func favourites() -> NetCall {
+    public func favourites() -> CatalogCall<BookList> {
         call(Endpoint.get("/favourites").requiringAuthentication())
     }
 
-    private func call(_ endpoint: Endpoint) -> NetCall {
-        NetCall(server: environment.server, endpoint: endpoint.timeout(Self.timeout), firingFunction: environment.firing)
+    private func call<Value>(_ endpoint: Endpoint) -> CatalogCall<Value> {
+        CatalogCall(server: environment.server, endpoint: endpoint.timeout(Self.timeout), firingFunction: environment.firing)
     }
 
     /// Seconds a live server gets to answer before the call fails.

@@ -8,6 +8,11 @@ extension Endpoint {
         return copy
     }
 
+    /// This endpoint with `pairs` appended to its query, in order: `.adding(query: ["tag": "a", "tag": "b"])`.
+    public func adding(query pairs: KeyValuePairs<String, String>) -> Endpoint {
+        adding(query: Self.queryItems(pairs))
+    }
+
     /// This endpoint with the query item `name` set to `value`, replacing every item of that name.
     public func setting(query name: String, to value: String?) -> Endpoint {
         var copy = self

@@ -7,10 +7,13 @@ import FoundationNetworking
 ///
 /// For each firing, handlers run in this order, each at most once, on the call's ``CallbackQueue``:
 /// 1. `taskHandler` when the task is created (not for a request that could not be built);
-/// 2. `responseHandler` with the response, `nil` when none arrived;
-/// 3. a transport failure, cancellation or invalid request: `errorHandler`, then `errorDataHandler`;
-/// 4. otherwise `httpResponseHandler` for an HTTP response, then
-///    - a status outside 200–299: `errorDataHandler(body)`, then `serverErrorHandler`;
+/// 2. `responseHandler` with the response, `nil` when none arrived (not for an invalid request);
+/// 3. `httpResponseHandler` whenever an HTTP response arrived, also one an action then refused;
+/// 4. then exactly one of:
+///    - ``NetworkError/serverStatus(_:)`` (a status outside 200–299, or a status an action
+///      refused): `errorDataHandler(body)`, then `serverErrorHandler`;
+///    - any other failure (transport, cancellation, invalid request, a response an action refused
+///      for another reason): `errorHandler`, then `errorDataHandler`;
 ///    - otherwise `dataHandler(body)`.
 ///
 /// ```swift

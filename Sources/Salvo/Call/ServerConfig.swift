@@ -24,6 +24,9 @@ public struct ServerConfig: Sendable {
     public var defaultQuery: [URLQueryItem]
     /// Actions that run around every call to this server, before the call's own actions.
     public var actions: [any NetworkAction]
+    /// How typed calls to this server decode bodies and error bodies, unless a call sets its own
+    /// (``TypedCall/decoder``).
+    public var decoder: JSONDecoder
 
     /// A server from its parts.
     public init(
@@ -33,7 +36,8 @@ public struct ServerConfig: Sendable {
         apiRoute: EndpointPath = "",
         defaultHeaders: HTTPHeaders = [:],
         defaultQuery: [URLQueryItem] = [],
-        actions: [any NetworkAction] = []
+        actions: [any NetworkAction] = [],
+        decoder: JSONDecoder = JSONDecoder()
     ) {
         self.scheme = scheme
         self.host = host
@@ -42,13 +46,19 @@ public struct ServerConfig: Sendable {
         self.defaultHeaders = defaultHeaders
         self.defaultQuery = defaultQuery
         self.actions = actions
+        self.decoder = decoder
     }
 
     /// A server from a base URL such as `"http://localhost:3000/api/v1"`.
     ///
     /// - Throws: ``NetworkError/invalidRequest(_:)`` when the string is not an absolute
     ///   http(s) URL with a host, or carries a query or fragment.
-    public init(baseURL: String, defaultHeaders: HTTPHeaders = [:], actions: [any NetworkAction] = []) throws(NetworkError) {
+    public init(
+        baseURL: String,
+        defaultHeaders: HTTPHeaders = [:],
+        actions: [any NetworkAction] = [],
+        decoder: JSONDecoder = JSONDecoder()
+    ) throws(NetworkError) {
         guard let components = URLComponents(string: baseURL.trimmingCharacters(in: .whitespaces)),
               let scheme = components.scheme, let host = components.host, !host.isEmpty else {
             throw .invalidRequest(RequestProblem(.url, "base URL \"\(baseURL)\" is not an absolute URL with a scheme and a host"))
@@ -62,7 +72,8 @@ public struct ServerConfig: Sendable {
             port: components.port,
             apiRoute: EndpointPath(percentEncoded: components.percentEncodedPath),
             defaultHeaders: defaultHeaders,
-            actions: actions
+            actions: actions,
+            decoder: decoder
         )
     }
 }

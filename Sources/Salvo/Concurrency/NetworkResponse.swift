@@ -19,6 +19,9 @@ public struct NetworkResponse: Sendable {
     /// The HTTP status code, if this is an HTTP response.
     public var statusCode: Int? { (response as? HTTPURLResponse)?.statusCode }
 
+    /// The URL the response came from: after redirects, the last one.
+    public var url: URL? { response?.url }
+
     /// The HTTP header fields, empty for a non-HTTP response.
     public var headers: HTTPHeaders {
         (response as? HTTPURLResponse).map(HTTPHeaders.init) ?? [:]

@@ -69,7 +69,7 @@ extension NetworkError: LocalizedError {
     }
 
     private static func describe(_ error: any Error) -> String {
-        (error as? NetworkError)?.description ?? (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        (error as? NetworkError)?.description ?? (error as? any LocalizedError)?.errorDescription ?? "\(error)"
     }
 
     /// `url` as a message may show it: secret query items hidden.

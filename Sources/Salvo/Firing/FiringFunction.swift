@@ -29,7 +29,11 @@ public struct FiringFunction: Sendable {
     public static var production: FiringFunction { .session(URLSession.shared) }
 
     /// Fires through `session`: builds the request, runs the actions, sends it, and dispatches the outcome.
-    public static func session(_ session: any NetworkSession) -> FiringFunction {
-        FiringFunction { call in call.run(through: session) }
+    ///
+    /// - Parameters:
+    ///   - session: what sends the request.
+    ///   - clock: what waits before a retry an action asked for; ``NetworkClock/live`` by default.
+    public static func session(_ session: any NetworkSession, clock: NetworkClock = .live) -> FiringFunction {
+        FiringFunction { call in call.run(through: session, clock: clock) }
     }
 }

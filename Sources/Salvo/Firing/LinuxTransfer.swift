@@ -124,7 +124,7 @@ final class LinuxTransfer: NSObject, URLSessionTaskDelegate, NetworkSessionTask,
                 completionHandler(disposition, credential)
             }
         }
-        if let sessionDelegate = session.delegate as? URLSessionTaskDelegate {
+        if let sessionDelegate = session.delegate as? any URLSessionTaskDelegate {
             // Its default answers .performDefaultHandling, which the check above turns into the 401.
             sessionDelegate.urlSession(session, task: task, didReceive: challenge, completionHandler: answer)
         } else {

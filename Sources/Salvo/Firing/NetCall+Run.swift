@@ -9,7 +9,7 @@ extension NetCall {
     ///
     /// Without actions the path is synchronous up to the session, so a session that answers at
     /// once (mock firing) costs no thread hop.
-    func run(through session: any NetworkSession) -> NetworkTask {
+    func run(through session: any NetworkSession, clock: NetworkClock = .live) -> NetworkTask {
         let task = NetworkTask(responder: responder, on: callbackQueue)
         let request: URLRequest
         switch builtRequest {
@@ -26,7 +26,7 @@ extension NetCall {
             Self.send(request, through: session, for: task, to: .task(task))
         } else {
             let call = self
-            let work = Task { await call.attempt(request, with: actions, through: session, for: task) }
+            let work = Task { await call.attempt(request, with: actions, through: session, waitingOn: clock, for: task) }
             task.onCancel { work.cancel() }
         }
         return task
@@ -41,6 +41,7 @@ extension NetCall {
         _ request: URLRequest,
         with actions: [any NetworkAction],
         through session: any NetworkSession,
+        waitingOn clock: NetworkClock,
         for task: NetworkTask
     ) async {
         var attempt = 1
@@ -65,7 +66,8 @@ extension NetCall {
                 task.finish(with: outcome)
                 return
             }
-            await Self.sleep(seconds: retryDelay)
+            // Returns early when the task is cancelled; the loop then ends.
+            try? await clock.sleep(for: retryDelay)
             attempt += 1
         }
     }
@@ -112,12 +114,5 @@ extension NetCall {
         if let networkError = error as? NetworkError { return networkError }
         if error is CancellationError { return .cancelled }
         return .invalidRequest(RequestProblem(.action, "an action refused \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? ""): \(error)"))
-    }
-
-    /// Waits `seconds` (clamped to 0…1 hour, so a server's `Retry-After` cannot stall or crash
-    /// a call); returns early when the task running it is cancelled.
-    private static func sleep(seconds: TimeInterval) async {
-        guard seconds.isFinite, seconds > 0 else { return }
-        try? await Task.sleep(nanoseconds: UInt64(min(seconds, 3_600) * 1_000_000_000))
     }
 }

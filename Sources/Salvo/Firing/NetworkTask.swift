@@ -30,7 +30,7 @@ public final class NetworkTask: Sendable {
     /// A task that hands its one outcome to `deliver`.
     ///
     /// Custom firing functions create one and call ``finish(with:)`` exactly when their work ends.
-    public init(deliver: @escaping @Sendable (NetworkOutcome) -> Void) {
+    init(deliver: @escaping @Sendable (NetworkOutcome) -> Void) {
         recipient = .closure(deliver)
     }
 
@@ -68,7 +68,7 @@ public final class NetworkTask: Sendable {
     }
 
     /// Registers work to run when the task is cancelled; runs it now if it already was.
-    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+    func onCancel(_ handler: @escaping @Sendable () -> Void) {
         onCancel(cancelling: CancelHandler(run: handler))
     }
 
@@ -88,7 +88,7 @@ public final class NetworkTask: Sendable {
     ///
     /// - Returns: whether this call delivered it.
     @discardableResult
-    public func finish(with outcome: NetworkOutcome) -> Bool {
+    func finish(with outcome: NetworkOutcome) -> Bool {
         let isFirst = state.withLock { state in
             guard !state.isFinished else { return false }
             state.isFinished = true

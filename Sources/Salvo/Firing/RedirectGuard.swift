@@ -58,7 +58,7 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         let stripped = Self.stripping(request, redirectedFrom: response.url ?? task.currentRequest?.url)
-        if let sessionDelegate = session.delegate as? URLSessionTaskDelegate, sessionDelegate !== self {
+        if let sessionDelegate = session.delegate as? any URLSessionTaskDelegate, sessionDelegate !== self {
             // An optional Objective-C requirement on Apple platforms, a defaulted one on Linux.
             #if canImport(FoundationNetworking)
             sessionDelegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: stripped, completionHandler: completionHandler)

@@ -7,8 +7,13 @@ extension FiringFunction {
     /// call.firingFunction = .mock(.json(user))
     /// call.firingFunction = .mock(.failure(.notConnectedToInternet))
     /// ```
-    public static func mock(_ response: MockResponse, conditions: NetworkConditions = .ideal) -> FiringFunction {
-        .session(MockSession(conditions: conditions) { _ in response })
+    ///
+    /// - Parameters:
+    ///   - response: the answer to every call.
+    ///   - conditions: simulated latency and failures.
+    ///   - clock: what waits out latency and retry delays; pass `.immediate` or a test clock in tests.
+    public static func mock(_ response: MockResponse, conditions: NetworkConditions = .ideal, clock: NetworkClock = .live) -> FiringFunction {
+        .session(MockSession(conditions: conditions, clock: clock) { _ in response }, clock: clock)
     }
 
     /// Answers every call with `status`, optional `headers` and `body`: `.mock(status: 500)`.
@@ -21,15 +26,16 @@ extension FiringFunction {
     /// ```swift
     /// AppEnvironment.firingFunction = .mock(routes, conditions: .slow(seed: 3))
     /// ```
-    public static func mock(_ routes: MockRoutes, conditions: NetworkConditions = .ideal) -> FiringFunction {
-        .session(MockSession(conditions: conditions) { routes.response(for: $0.request) })
+    public static func mock(_ routes: MockRoutes, conditions: NetworkConditions = .ideal, clock: NetworkClock = .live) -> FiringFunction {
+        .session(MockSession(conditions: conditions, clock: clock) { routes.response(for: $0.request) }, clock: clock)
     }
 
     /// Answers every call with what `answer` computes from the request.
     public static func mock(
         conditions: NetworkConditions = .ideal,
+        clock: NetworkClock = .live,
         answer: @escaping @Sendable (MockRequest) -> MockResponse
     ) -> FiringFunction {
-        .session(MockSession(conditions: conditions, answer: answer))
+        .session(MockSession(conditions: conditions, clock: clock, answer: answer), clock: clock)
     }
 }

@@ -65,14 +65,29 @@ public struct MockRoute: Sendable {
         MockRoute(.put, pattern, query: query, response)
     }
 
+    /// A `PUT` route computing its answer from the request.
+    public static func put(_ pattern: String, query: [String: String] = [:], answer: @escaping @Sendable (MockRequest) -> MockResponse) -> MockRoute {
+        MockRoute(.put, pattern, query: query, answer: answer)
+    }
+
     /// A `PATCH` route giving `response`.
     public static func patch(_ pattern: String, query: [String: String] = [:], _ response: MockResponse) -> MockRoute {
         MockRoute(.patch, pattern, query: query, response)
     }
 
+    /// A `PATCH` route computing its answer from the request.
+    public static func patch(_ pattern: String, query: [String: String] = [:], answer: @escaping @Sendable (MockRequest) -> MockResponse) -> MockRoute {
+        MockRoute(.patch, pattern, query: query, answer: answer)
+    }
+
     /// A `DELETE` route giving `response`.
     public static func delete(_ pattern: String, query: [String: String] = [:], _ response: MockResponse) -> MockRoute {
         MockRoute(.delete, pattern, query: query, response)
+    }
+
+    /// A `DELETE` route computing its answer from the request.
+    public static func delete(_ pattern: String, query: [String: String] = [:], answer: @escaping @Sendable (MockRequest) -> MockResponse) -> MockRoute {
+        MockRoute(.delete, pattern, query: query, answer: answer)
     }
 
     /// `"GET /users/:id"`, plus the query constraints if any.

@@ -18,6 +18,7 @@ import FoundationNetworking
 public struct MockSession: NetworkSession {
     private let answer: @Sendable (MockRequest) -> MockResponse
     private let conditions: NetworkConditions
+    private let clock: NetworkClock
     private let generator: Locked<SplitMix64>
     private let responses = MockResponseMemo()
     /// No latency and no failures: every draw would be "at once, succeeds", so none is made.
@@ -28,10 +29,16 @@ public struct MockSession: NetworkSession {
     /// - Parameters:
     ///   - conditions: simulated latency and failures; the generator is seeded once per session,
     ///     so firing the same requests in the same order repeats the same delays and failures.
+    ///   - clock: what waits out the latency; ``NetworkClock/live`` by default.
     ///   - answer: the canned answer for a request.
-    public init(conditions: NetworkConditions = .ideal, answer: @escaping @Sendable (MockRequest) -> MockResponse) {
+    public init(
+        conditions: NetworkConditions = .ideal,
+        clock: NetworkClock = .live,
+        answer: @escaping @Sendable (MockRequest) -> MockResponse
+    ) {
         self.answer = answer
         self.conditions = conditions
+        self.clock = clock
         self.generator = Locked(SplitMix64(seed: conditions.seed))
         self.isPerfectNetwork = NetworkConditions.clampedDelay(conditions.latency.upperBound) == 0 && !(conditions.failureRate > 0)
     }
@@ -59,7 +66,7 @@ public struct MockSession: NetworkSession {
             return AnsweredMockTask.shared
         }
         let task = MockSessionTask(completion: completion)
-        task.schedule(after: delay) {
+        task.schedule(after: delay, on: clock) {
             let (data, urlResponse, error) = resolved()
             task.complete(data, urlResponse, error)
         }
@@ -78,21 +85,23 @@ private final class AnsweredMockTask: NetworkSessionTask {
 /// first, at once with `URLError(.cancelled)`.
 final class MockSessionTask: NetworkSessionTask {
     private typealias Completion = @Sendable (Data?, URLResponse?, (any Error)?) -> Void
-    private let state: Locked<(completion: Completion?, timer: DispatchWorkItem?)>
+    private let state: Locked<(completion: Completion?, timer: Task<Void, Never>?)>
 
     init(completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) {
         state = Locked((completion, nil))
     }
 
-    /// Runs `work` after `seconds` on a global queue; cancelling drops the timer.
-    func schedule(after seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) {
-        let item = DispatchWorkItem(block: work)
+    /// Runs `work` after `seconds` on `clock`; cancelling drops the timer.
+    func schedule(after seconds: TimeInterval, on clock: NetworkClock, _ work: @escaping @Sendable () -> Void) {
+        let timer = Task {
+            guard (try? await clock.sleep(for: seconds)) != nil else { return }
+            work()
+        }
         let isPending = state.withLock { state in
-            state.timer = item
+            state.timer = timer
             return state.completion != nil
         }
-        guard isPending else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)
+        if !isPending { timer.cancel() }
     }
 
     /// Calls the completion unless it already ran.

@@ -2,7 +2,7 @@ import Foundation
 
 /// Simulated network conditions for mock firing: how long answers take and how often they fail.
 ///
-/// Latency and failures are drawn from a ``SplitMix64`` seeded with ``seed``, so a run with the
+/// Latency and failures are drawn from a small seeded generator (SplitMix64) seeded with ``seed``, so a run with the
 /// same seed and the same order of requests behaves the same every time.
 ///
 /// ```swift

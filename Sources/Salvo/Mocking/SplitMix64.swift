@@ -7,17 +7,17 @@
 /// var generator = SplitMix64(seed: 42)
 /// let roll = Double.random(in: 0..<1, using: &generator)
 /// ```
-public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
+struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     /// The generator's current state; the next value is derived from it.
-    public private(set) var state: UInt64
+    private(set) var state: UInt64
 
     /// A generator whose sequence is fully determined by `seed`.
-    public init(seed: UInt64) {
+    init(seed: UInt64) {
         state = seed
     }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var mixed = state
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -26,7 +26,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     }
 
     /// A uniformly distributed value in `0..<1` built from the next 53 bits.
-    public mutating func nextUnitInterval() -> Double {
+    mutating func nextUnitInterval() -> Double {
         Double(next() >> 11) * 0x1p-53
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension PagingStrategy {
     /// Where the next page's cursor comes from.
     public enum CursorSource: Sendable, Hashable {

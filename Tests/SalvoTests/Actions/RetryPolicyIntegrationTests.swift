@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Salvo
+import SalvoTesting
 
 /// Retries against the loopback server's `/flaky/<key>` route, counted server-side.
 @Suite struct RetryPolicyIntegrationTests {
@@ -47,9 +48,15 @@ import Testing
 
     @Test func retryAfterFromTheServerSetsTheDelay() async throws {
         let key = uniqueKey()
-        let started = Date()
-        _ = try await withTimeout { try await flakyCall(key, failures: 1, retryAfter: "1", policy: RetryPolicy(baseDelay: 0)).response() }
-        #expect(Date().timeIntervalSince(started) >= 0.9)
+        let time = TestClock()
+        var call = try await flakyCall(key, failures: 1, retryAfter: "7", policy: RetryPolicy(baseDelay: 0))
+        call.firingFunction = .session(URLSession.shared, clock: time.clock)
+        let response = Task { [call] in try await call.response() }
+        #expect(await time.waitForSleepers(1, timeout: 10))
+        #expect(time.sleeps == [7])
+        #expect(try await LoopbackServer.count(path: "/flaky/\(key)") == 1)
+        time.advance(by: 7)
+        _ = try await withTimeout { try await response.value }
         #expect(try await LoopbackServer.count(path: "/flaky/\(key)") == 2)
     }
 

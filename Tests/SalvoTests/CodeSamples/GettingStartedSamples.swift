@@ -26,8 +26,7 @@ enum Servers {
 }
 
 enum BookCalls {
-    /// Swap this one value to point every call at staging or localhost.
-    nonisolated(unsafe) static var server = Servers.production
+    static let server = Servers.production   // change this one value to point every call elsewhere
 
     static func book(_ id: Int) -> NetCall {
         NetCall(server: server, endpoint: .get("/books/\(id)"))
@@ -52,22 +51,28 @@ enum BookCalls {
 @MainActor final class BookScreen {
     private(set) var shown: [String] = []
 
+    func startSpinner(_ task: NetworkTask) { shown.append("spinner on") }
+
     func load(_ call: NetCall) {
         var call = call
-        // Handlers run on the main queue by default (`call.callbackQueue`).
-        call.responder = .decoding(Book.self) { result in
-            MainActor.assumeIsolated {
-                switch result {
-                case .success(let book): self.shown.append(book.title)
-                case .failure(let error): self.shown.append("error: \(error.localizedDescription)")
-                }
+        // Main-actor handlers: a view model attaches its own methods, no MainActor.assumeIsolated.
+        call.responder.append(.onMainActor(taskHandler: startSpinner))
+        call.fire { result in   // one Result per firing, on the main actor
+            switch result {
+            case .success(let response): self.shown.append("\(response.data.count) bytes")
+            case .failure(let error): self.shown.append("error: \(error.localizedDescription)")
             }
         }
-        call.responder.taskHandler = { _ in
-            MainActor.assumeIsolated { self.shown.append("spinner on") }
-        }
-        call.fire()
     }
+}
+
+func decodingResponders(_ call: NetCall, show: @escaping @Sendable (Book) -> Void, alert: @escaping @Sendable (NetworkError) -> Void) {
+    var call = call
+    call.responder = .decoding(Book.self, onValue: show, onError: alert)
+    call.responder = .decoding(Book.self, errorBody: APIProblem.self) { result in
+        if case .failure(let error) = result { _ = error.body?.message }
+    }
+    call.fire()
 }
 
 func handlersFromDifferentPlaces(_ call: NetCall) -> NetCall {
@@ -115,7 +120,7 @@ func typedErrors() async {
         for _ in 0..<200 where screen.shown.count < 2 {
             try await Task.sleep(nanoseconds: 5_000_000)
         }
-        #expect(screen.shown == ["spinner on", "Dune"])
+        #expect(screen.shown == ["spinner on", "24 bytes"])
     }
 
     @Test func switchingServerIsOneValue() throws {

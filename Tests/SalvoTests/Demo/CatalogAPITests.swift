@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import Salvo
 import SalvoDemoKit
@@ -28,7 +31,7 @@ import SalvoDemoKit
     @Test func missingBookIsAServerStatusWithTheCatalogueMessage() async throws {
         for (name, api) in try await environments() {
             do {
-                _ = try await api.book(id: 999).value(as: SalvoDemoKit.Book.self, errorBody: CatalogProblem.self)
+                _ = try await api.book(id: 999).value()
                 Issue.record("\(name): book 999 exists")
             } catch {
                 #expect(error.error.statusCode == 404, "\(name)")
@@ -40,7 +43,7 @@ import SalvoDemoKit
     @Test func emptySearchDecodesTheAPIProblem() async throws {
         for (name, api) in try await environments() {
             do {
-                _ = try await api.search("").value(as: BookList.self, errorBody: CatalogProblem.self)
+                _ = try await api.search("").value()
                 Issue.record("\(name): empty search succeeded")
             } catch {
                 #expect(error.error.statusCode == 422, "\(name)")
@@ -51,29 +54,29 @@ import SalvoDemoKit
 
     @Test func favouritesCarryTheTokenAddedByTheAuthAction() async throws {
         for (name, api) in try await environments() {
-            let favourites = try await api.favourites().value(as: BookList.self)
+            let favourites = try await api.favourites().value()
             #expect(favourites.items.map(\.id) == [1, 8, 19, 33], "\(name)")
         }
     }
 
     @Test func callsCarryNoURLKnowledgeBeyondTheEnvironment() throws {
-        let offline = try CatalogAPI(environment: .offline).books(page: 2).urlRequest()
+        let offline = try CatalogAPI(environment: .offline).books(page: 2).call.urlRequest()
         #expect(offline.url?.absoluteString == "https://catalog.offline/catalog/books?page=2&per_page=10")
-        let live = try CatalogAPI(environment: .live(baseURL: "http://127.0.0.1:8080")).books(page: 2).urlRequest()
+        let live = try CatalogAPI(environment: .live(baseURL: "http://127.0.0.1:8080")).books(page: 2).call.urlRequest()
         #expect(live.url?.absoluteString == "http://127.0.0.1:8080/catalog/books?page=2&per_page=10")
     }
 
     @Test func verboseLoggingRedactsTheToken() async throws {
         let lines = Transcript()
         let api = CatalogAPI(environment: CatalogEnvironment.offline.logging { lines.append($0) })
-        _ = try await api.favourites().value(as: BookList.self)
+        _ = try await api.favourites().value()
         #expect(lines.text.contains("Authorization: <redacted>"))
         #expect(!lines.text.contains(CatalogAPI.demoToken))
     }
 
     @Test func aBookNotInTheFixturesFailsNamingTheRequest() async {
         do {
-            _ = try await CatalogAPI(environment: .offline).book(id: 7).value(as: SalvoDemoKit.Book.self)
+            _ = try await CatalogAPI(environment: .offline).book(id: 7).value()
             Issue.record("expected a missing-fixture error")
         } catch {
             #expect(error.localizedDescription.contains("/catalog/books/7"))

@@ -120,3 +120,21 @@ private extension Result where Success == (MockRoute, MockRequest) {
         return nil
     }
 }
+
+/// `put`, `patch` and `delete` routes have the same two forms as `get` and `post`.
+@Suite struct MockRouteFactoryTests {
+    @Test func everyMethodRouteMayComputeItsAnswer() async throws {
+        let routes = MockRoutes([
+            .put("/items/:id") { request in .text("put \(request.parameters["id"] ?? "")") },
+            .patch("/items/:id") { request in .text("patch \(request.parameters["id"] ?? "")") },
+            .delete("/items/:id") { request in .status(204, headers: ["X-Deleted": request.parameters["id"] ?? ""]) },
+        ])
+        let server = ServerConfig(host: "api.test")
+        func fire(_ endpoint: Endpoint) async throws -> NetworkResponse {
+            try await NetCall(server: server, endpoint: endpoint, callbackQueue: .immediate, firingFunction: .mock(routes)).response()
+        }
+        #expect(String(decoding: try await fire(.put("/items/7")).data, as: UTF8.self) == "put 7")
+        #expect(String(decoding: try await fire(.patch("/items/8")).data, as: UTF8.self) == "patch 8")
+        #expect(try await fire(.delete("/items/9")).headers["X-Deleted"] == "9")
+    }
+}

@@ -59,17 +59,16 @@ import SalvoTesting
     }
 
     @Test func latencyDelaysTheAnswerWithoutBlockingTheFiringThread() async throws {
-        let call = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/"), callbackQueue: .immediate,
-                           firingFunction: .mock(.text("late").delayed(by: 0.3)))
+        let time = TestClock()
         let log = ResponderLog()
-        var logged = call
-        logged.responder = log.responder
-        let start = Date()
-        logged.fire()
-        #expect(Date().timeIntervalSince(start) < 0.25)
+        let call = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/"), responder: log.responder, callbackQueue: .immediate,
+                           firingFunction: .mock(.text("late").delayed(by: 0.3), clock: time.clock))
+        call.fire()
+        #expect(await time.waitForSleepers(1))
         #expect(!log.isFinished)
+        #expect(time.sleeps == [0.3])
+        time.advance(by: 0.3)
         let events = await log.waitForOutcome()
-        #expect(Date().timeIntervalSince(start) >= 0.29)
         #expect(events.last == .data(Data("late".utf8)))
     }
 

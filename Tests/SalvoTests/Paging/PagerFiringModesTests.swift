@@ -14,7 +14,7 @@ import Testing
         }
         let call = NetCall(server: ServerConfig(host: "api.example.com", apiRoute: "v1"), endpoint: .get("/photos"), firingFunction: firing)
         let pager = Pager(call: call, strategy: .linkHeader(), decoder: .array(), id: \ListItem.id)
-        try await withTimeout { await pager.loadAll() }
+        try await withTimeout { await pager.loadPagesUntilEndOrError() }
         #expect(pager.items.map(\.id) == Array(1...25))
         #expect(!pager.hasMore && pager.error == nil)
     }
@@ -26,12 +26,12 @@ import Testing
         let path = PagedList.cursorInHeader.path(key: key)
 
         let recording = try await PagedList.cursorInHeader.pager(server: .loopback(), firing: .recording(to: folder), key: key)
-        try await withTimeout { await recording.loadAll() }
+        try await withTimeout { await recording.loadPagesUntilEndOrError() }
         #expect(recording.items.map(\.id) == Array(1...95))
         #expect(try await LoopbackServer.count(path: path) == 10)
 
         let replay = try await PagedList.cursorInHeader.pager(server: .loopback(), firing: .replaying(from: folder), key: key)
-        try await withTimeout { await replay.loadAll() }
+        try await withTimeout { await replay.loadPagesUntilEndOrError() }
         #expect(replay.items.map(\.id) == Array(1...95))
         #expect(replay.error == nil)
         #expect(try await LoopbackServer.count(path: path) == 10, "replay sent nothing")

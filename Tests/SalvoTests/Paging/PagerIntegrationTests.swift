@@ -13,7 +13,7 @@ import Testing
     func loadsAListWhoseLengthIsNotAMultipleOfThePageSize(_ list: PagedList) async throws {
         let key = uniqueKey()
         let pager = try await pager(list, key: key, ["total": "95"])
-        try await withTimeout { await pager.loadAll() }
+        try await withTimeout { await pager.loadPagesUntilEndOrError() }
         #expect(pager.items.map(\.id) == Array(1...95))
         #expect(!pager.hasMore && pager.error == nil && pager.state.pageCount == 10)
         #expect(try await LoopbackServer.count(path: list.path(key: key)) == 10)
@@ -23,7 +23,7 @@ import Testing
     func emptyListEndsAfterOneRequest(_ list: PagedList) async throws {
         let key = uniqueKey()
         let pager = try await pager(list, key: key, ["total": "0"])
-        try await withTimeout { await pager.loadAll() }
+        try await withTimeout { await pager.loadPagesUntilEndOrError() }
         #expect(pager.items.isEmpty && !pager.hasMore && pager.error == nil)
         #expect(try await LoopbackServer.count(path: list.path(key: key)) == 1)
     }
@@ -32,12 +32,12 @@ import Testing
     func failureOnPage3ThenRetryResumesAtPage3(_ list: PagedList) async throws {
         let key = uniqueKey()
         let pager = try await pager(list, key: key, ["fail_page": "3", "fail_times": "1"])
-        try await withTimeout { await pager.loadAll() }
+        try await withTimeout { await pager.loadPagesUntilEndOrError() }
         #expect(pager.items.map(\.id) == Array(1...20))
         #expect(pager.error?.statusCode == 500 && pager.hasMore)
         try await withTimeout { await pager.retry() }
         #expect(pager.items.map(\.id) == Array(1...30) && pager.error == nil)
-        try await withTimeout { await pager.loadAll() }
+        try await withTimeout { await pager.loadPagesUntilEndOrError() }
         #expect(pager.items.map(\.id) == Array(1...95))
         #expect(try await LoopbackServer.count(path: list.path(key: key)) == 11)
     }
@@ -92,7 +92,7 @@ import Testing
     func nextLinkToAnotherHostIsAnErrorNotARequest(_ nextHost: String) async throws {
         let key = uniqueKey()
         let pager = try await pager(.linkHeader, key: key, ["next_host": nextHost])
-        try await withTimeout { await pager.loadAll() }
+        try await withTimeout { await pager.loadPagesUntilEndOrError() }
         #expect(pager.items.map(\.id) == Array(1...10))
         #expect(!pager.hasMore)
         guard case .invalidRequest(let problem) = pager.error else {
@@ -106,7 +106,7 @@ import Testing
     @Test func relativeNextLinksAreFollowed() async throws {
         let key = uniqueKey()
         let pager = try await pager(.linkHeader, key: key, ["link_style": "relative"])
-        try await withTimeout { await pager.loadAll() }
+        try await withTimeout { await pager.loadPagesUntilEndOrError() }
         #expect(pager.items.map(\.id) == Array(1...95))
     }
 
@@ -115,7 +115,7 @@ import Testing
         let call = try await NetCall(server: .loopback(apiRoute: "list"), endpoint: .get("/\(key)/link", query: ["per_page": "30"]),
                                      firingFunction: .production)
         let pager = Pager(call: call, strategy: .linkHeader(), decoder: .array(), id: \ListItem.id)
-        try await withTimeout { await pager.loadAll() }
+        try await withTimeout { await pager.loadPagesUntilEndOrError() }
         #expect(pager.items.map(\.id) == Array(1...95))
         #expect(try await LoopbackServer.count(path: "/list/\(key)/link") == 4)
     }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 @testable import Salvo
 
@@ -8,7 +11,7 @@ import Testing
     func loadsAListWhoseLengthIsNotAMultipleOfThePageSize(_ list: PagedList) async throws {
         let server = FakeListServer()
         let pager = list.pager(server: .fakeLists, firing: server.firing)
-        await pager.loadAll()
+        await pager.loadPagesUntilEndOrError()
         let state = pager.state
         #expect(state.items.map(\.id) == Array(1...95))
         #expect(state.pageCount == 10)
@@ -21,7 +24,7 @@ import Testing
     func emptyListEndsAfterOneRequest(_ list: PagedList) async throws {
         let server = FakeListServer(.init(total: 0))
         let pager = list.pager(server: .fakeLists, firing: server.firing)
-        await pager.loadAll()
+        await pager.loadPagesUntilEndOrError()
         #expect(pager.items.isEmpty)
         #expect(!pager.hasMore && pager.error == nil)
         #expect(server.requests.count == 1)
@@ -33,7 +36,7 @@ import Testing
     func failureOnPage3KeepsItemsAndRetryResumesThere(_ list: PagedList) async throws {
         let server = FakeListServer(.init(failPage: 3))
         let pager = list.pager(server: .fakeLists, firing: server.firing)
-        await pager.loadAll()
+        await pager.loadPagesUntilEndOrError()
         #expect(pager.items.map(\.id) == Array(1...20))
         #expect(pager.error?.statusCode == 500)
         #expect(pager.hasMore)
@@ -42,7 +45,7 @@ import Testing
         await pager.retry()
         #expect(pager.error == nil)
         #expect(pager.items.map(\.id) == Array(1...30))
-        await pager.loadAll()
+        await pager.loadPagesUntilEndOrError()
         #expect(pager.items.map(\.id) == Array(1...95))
         #expect(server.requestCount(forPage: 3) == 2)
         #expect(server.requestCount(forPage: 2) == 1 && server.requestCount(forPage: 4) == 1)
@@ -69,7 +72,7 @@ import Testing
             return server.firing(call)
         }
         let pager = PagedList.cursorInBody.pager(server: .fakeLists, firing: spy)
-        await pager.loadAll()
+        await pager.loadPagesUntilEndOrError()
         await pager.refresh()
         #expect(fired.withLock { $0 } == 11)
         #expect(server.requests.count == 11)
@@ -79,7 +82,7 @@ import Testing
         let server = FakeListServer()
         let call = NetCall(server: .fakeLists, endpoint: .get("/list/k/pages", query: ["first": "0"]), firingFunction: server.firing)
         let pager = Pager<ListItem>(call: call, strategy: .pageNumber(pageSize: 10, firstPage: 0), decoder: .object())
-        await pager.loadAll()
+        await pager.loadPagesUntilEndOrError()
         #expect(pager.items.map(\.id) == Array(1...95))
         #expect(server.requests.first?.url?.query?.contains("page=0") == true)
     }
@@ -102,10 +105,10 @@ import Testing
         let server = FakeListServer()
         let call = NetCall(server: .fakeLists, endpoint: .get("/list/k/offset"), firingFunction: server.firing)
         let unique = Pager(call: call, strategy: overlapping, decoder: .object(), id: \ListItem.id)
-        await unique.loadAll()
+        await unique.loadPagesUntilEndOrError()
         #expect(unique.items.map(\.id) == Array(1...95))
         let plain = Pager<ListItem>(call: call, strategy: overlapping, decoder: .object())
-        await plain.loadAll()
+        await plain.loadPagesUntilEndOrError()
         #expect(plain.items.count > 95)
     }
 
@@ -113,7 +116,7 @@ import Testing
     func nextLinkToAnotherOriginIsAnErrorNotARequest(_ nextHost: String) async throws {
         let server = FakeListServer(.init(nextHost: nextHost))
         let pager = PagedList.linkHeader.pager(server: .fakeLists, firing: server.firing)
-        await pager.loadAll()
+        await pager.loadPagesUntilEndOrError()
         #expect(pager.items.map(\.id) == Array(1...10), "the page that carried the link is kept")
         #expect(!pager.hasMore)
         guard case .invalidRequest(let problem) = pager.error else {
@@ -128,14 +131,14 @@ import Testing
     @Test func nextLinkOnTheSameOriginInAnotherCaseIsFollowed() async throws {
         let server = FakeListServer(.init(nextHost: "LISTS.test:8080"))
         let pager = PagedList.linkHeader.pager(server: .fakeLists, firing: server.firing)
-        await pager.loadAll()
+        await pager.loadPagesUntilEndOrError()
         #expect(pager.items.map(\.id) == Array(1...95))
     }
 
     @Test func relativeNextLinksResolveAgainstThePageURL() async throws {
         let server = FakeListServer(.init(relativeLinks: true))
         let pager = PagedList.linkHeader.pager(server: .fakeLists, firing: server.firing)
-        await pager.loadAll()
+        await pager.loadPagesUntilEndOrError()
         #expect(pager.items.map(\.id) == Array(1...95))
         #expect(server.requests.last?.url?.absoluteString == "http://lists.test:8080/list/k/link?page=10&per_page=10")
     }

@@ -63,7 +63,7 @@ extension ServerConfig {
 
 extension Pager {
     /// Loads pages until the list ends or a load fails, at most `limit` times.
-    func loadAll(limit: Int = 50) async {
+    func loadPagesUntilEndOrError(limit: Int = 50) async {
         for _ in 0..<limit {
             await loadNextPage()
             if !hasMore || error != nil { return }

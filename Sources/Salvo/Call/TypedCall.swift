@@ -1,0 +1,121 @@
+import Foundation
+
+/// A ``NetCall`` that knows what it returns: the value type, the API's error-body type and the
+/// decoder are bound once, where the call is configured, so the code that fires it names none of them.
+///
+/// ```swift
+/// // In the API module: bind the error body once for the whole API…
+/// typealias GitHubCall<Value: Decodable & Sendable> = TypedCall<Value, GitHubError>
+///
+/// enum GitHub {
+///     static func createIssue(_ issue: NewIssue) -> GitHubCall<Issue> {
+///         GitHubCall(server: .github, endpoint: .post("/repos/o/r/issues", json: issue))
+///     }
+/// }
+///
+/// // …anywhere else:
+/// let issue = try await GitHub.createIssue(draft).value()   // throws APIError<GitHubError>
+/// GitHub.createIssue(draft).fire { result in … }            // on the main actor
+/// ```
+///
+/// The untyped call stays in ``call``: its responder, actions, callback queue and firing function
+/// work as they do for any ``NetCall``, and `firingFunction` swaps mock, replay or spy firing in
+/// the same way. Decoding uses ``decoder``, or the server's ``ServerConfig/decoder`` when it is `nil`.
+/// An API without an error body uses `Never` as `ErrorBody`: the body is then always `nil`.
+public struct TypedCall<Value: Sendable, ErrorBody: Sendable>: Fireable, Sendable {
+    /// The untyped call: server, endpoint, responder, actions, callback queue and firing function.
+    public var call: NetCall
+    /// The decoder for this call's value and error body; `nil` uses the server's.
+    public var decoder: JSONDecoder?
+    private let valueDecoding: @Sendable (Data, JSONDecoder) -> Result<Value, NetworkError>
+    private let errorBodyDecoding: @Sendable (NetworkError, JSONDecoder) -> ErrorBody?
+
+    /// A typed call over `call`, decoding a successful body as `Value` and a failure's body as `ErrorBody`.
+    public init(_ call: NetCall, decoder: JSONDecoder? = nil) where Value: Decodable, ErrorBody: Decodable {
+        self.call = call
+        self.decoder = decoder
+        valueDecoding = { data, decoder in decode(Value.self, from: data, decoder: decoder) }
+        errorBodyDecoding = { error, decoder in decodeErrorBody(ErrorBody.self, of: error, decoder: decoder) }
+    }
+
+    /// A typed call to `endpoint` on `server`; the other parameters are those of ``NetCall``.
+    public init(
+        server: ServerConfig,
+        endpoint: Endpoint,
+        responder: NetworkResponder = NetworkResponder(),
+        actions: [any NetworkAction] = [],
+        callbackQueue: CallbackQueue = .main,
+        firingFunction: FiringFunction = .production,
+        decoder: JSONDecoder? = nil
+    ) where Value: Decodable, ErrorBody: Decodable {
+        self.init(
+            NetCall(server: server, endpoint: endpoint, responder: responder, actions: actions,
+                    callbackQueue: callbackQueue, firingFunction: firingFunction),
+            decoder: decoder
+        )
+    }
+
+    private init(
+        call: NetCall,
+        decoder: JSONDecoder?,
+        valueDecoding: @escaping @Sendable (Data, JSONDecoder) -> Result<Value, NetworkError>,
+        errorBodyDecoding: @escaping @Sendable (NetworkError, JSONDecoder) -> ErrorBody?
+    ) {
+        self.call = call
+        self.decoder = decoder
+        self.valueDecoding = valueDecoding
+        self.errorBodyDecoding = errorBodyDecoding
+    }
+
+    /// Who receives the outcome, besides the typed result; the same as `call.responder`.
+    public var responder: NetworkResponder {
+        get { call.responder }
+        set { call.responder = newValue }
+    }
+
+    /// How the call is fired; the same as `call.firingFunction`.
+    public var firingFunction: FiringFunction {
+        get { call.firingFunction }
+        set { call.firingFunction = newValue }
+    }
+
+    /// Fires the call with its own responder, like ``NetCall/fire()``; the value is not decoded.
+    @discardableResult
+    public func fire() -> NetworkTask {
+        call.fire()
+    }
+
+    /// This call with the failure's body decoded as `Other` instead: for the one endpoint whose
+    /// errors look different from the rest of the API.
+    public func decodingErrorBody<Other: Decodable & Sendable>(as type: Other.Type) -> TypedCall<Value, Other> {
+        TypedCall<Value, Other>(
+            call: call, decoder: decoder, valueDecoding: valueDecoding,
+            errorBodyDecoding: { error, decoder in decodeErrorBody(Other.self, of: error, decoder: decoder) }
+        )
+    }
+
+    /// The decoder in effect: the call's own, or its server's.
+    var effectiveDecoder: JSONDecoder { decoder ?? call.server.decoder }
+
+    /// The typed response for a successful untyped one, or the failure with its error body decoded.
+    func typed(_ result: Result<NetworkResponse, NetworkError>) -> Result<TypedResponse<Value>, APIError<ErrorBody>> {
+        let decoder = effectiveDecoder
+        return result
+            .flatMap { response in valueDecoding(response.data, decoder).map { TypedResponse(value: $0, response: response) } }
+            .mapError { error in APIError(error: error, body: errorBodyDecoding(error, decoder)) }
+    }
+}
+
+extension NetCall {
+    /// This call, typed: its successful body decodes as `Value` and a failure's body as `ErrorBody`.
+    ///
+    /// ```swift
+    /// let bookCall = NetCall(server: server, endpoint: .get("/books/1")).returning(Book.self, errorBody: Problem.self)
+    /// ```
+    public func returning<Value: Decodable & Sendable, ErrorBody: Decodable & Sendable>(
+        _ type: Value.Type,
+        errorBody: ErrorBody.Type
+    ) -> TypedCall<Value, ErrorBody> {
+        TypedCall(self)
+    }
+}

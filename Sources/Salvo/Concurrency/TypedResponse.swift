@@ -1,0 +1,34 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A successful response with its body decoded: the value, and the status, header fields and
+/// final URL it came with (rate limits, ETags, pagination headers).
+///
+/// ```swift
+/// let page = try await issuesCall.response()
+/// show(page.value)
+/// rateLimit = page.headers["X-RateLimit-Remaining"]
+/// ```
+public struct TypedResponse<Value: Sendable>: Sendable {
+    /// The decoded body.
+    public let value: Value
+    /// The undecoded response: body bytes and the `URLResponse`.
+    public let response: NetworkResponse
+
+    /// A typed response from its parts.
+    public init(value: Value, response: NetworkResponse) {
+        self.value = value
+        self.response = response
+    }
+
+    /// The HTTP status code; `nil` only for firing functions that produce no HTTP response.
+    public var statusCode: Int? { response.statusCode }
+
+    /// The HTTP header fields (case-insensitive names).
+    public var headers: HTTPHeaders { response.headers }
+
+    /// The URL the response came from: after redirects, the last one.
+    public var url: URL? { response.url }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+extension Pager {
+    /// A pager over a typed call whose value is one page's body: each page decodes with the call's
+    /// decoder, then `page` reads its items and metadata.
+    ///
+    /// ```swift
+    /// let pager = Pager(call: api.books(), strategy: .pageNumber(pageSize: 20), id: \Book.id) { (body: BookPage) in
+    ///     Page(items: body.items, totalPages: body.totalPages)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - call: the list's typed call; its query is the base every page's query is set on.
+    ///   - strategy: how pages are requested.
+    ///   - page: how a decoded body becomes a page.
+    public convenience init<Body: Decodable & Sendable, ErrorBody: Sendable>(
+        call: TypedCall<Body, ErrorBody>,
+        strategy: PagingStrategy,
+        page: @escaping @Sendable (Body) throws -> Page<Item>
+    ) {
+        self.init(call: call.call, strategy: strategy, decoder: Self.pageDecoder(call, page))
+    }
+
+    /// A pager over a typed call, dropping an item whose `id` an earlier item already has; see
+    /// ``init(call:strategy:page:)``.
+    public convenience init<Body: Decodable & Sendable, ErrorBody: Sendable, ID: Hashable & Sendable>(
+        call: TypedCall<Body, ErrorBody>,
+        strategy: PagingStrategy,
+        id: any KeyPath<Item, ID> & Sendable,
+        page: @escaping @Sendable (Body) throws -> Page<Item>
+    ) {
+        self.init(call: call.call, strategy: strategy, decoder: Self.pageDecoder(call, page), id: id)
+    }
+
+    /// A pager over a typed call whose body is a bare array of items.
+    public convenience init<ErrorBody: Sendable>(call: TypedCall<[Item], ErrorBody>, strategy: PagingStrategy) where Item: Decodable {
+        self.init(call: call, strategy: strategy) { items in Page(items: items) }
+    }
+
+    /// A pager over a typed call whose body is a bare array of items, dropping repeated `id`s.
+    public convenience init<ErrorBody: Sendable, ID: Hashable & Sendable>(
+        call: TypedCall<[Item], ErrorBody>,
+        strategy: PagingStrategy,
+        id: any KeyPath<Item, ID> & Sendable
+    ) where Item: Decodable {
+        self.init(call: call, strategy: strategy, id: id) { items in Page(items: items) }
+    }
+
+    private static func pageDecoder<Body: Decodable & Sendable, ErrorBody: Sendable>(
+        _ call: TypedCall<Body, ErrorBody>,
+        _ page: @escaping @Sendable (Body) throws -> Page<Item>
+    ) -> PageDecoder<Item> {
+        let decoder = call.effectiveDecoder
+        return .decoding(Body.self, decoder: decoder, page)
+    }
+}

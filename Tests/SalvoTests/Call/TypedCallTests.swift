@@ -1,0 +1,161 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import Salvo
+import SalvoTesting
+
+/// Typed calls under mock firing: decoding, error bodies, the full response, one result per firing.
+@Suite struct TypedCallTests {
+    struct Ticket: Codable, Sendable, Equatable {
+        let number: Int
+        let title: String
+    }
+
+    struct Problem: Codable, Sendable, Equatable {
+        let message: String
+    }
+
+    private let server = ServerConfig(host: "api.test", apiRoute: "v1")
+
+    private func issueCall(_ firing: FiringFunction) -> TypedCall<Ticket, Problem> {
+        TypedCall(server: server, endpoint: .get("/issues/1"), callbackQueue: .immediate, firingFunction: firing)
+    }
+
+    @Test func valueDecodesWithoutTheFiringSideNamingATypeOrDecoder() async throws {
+        let call = issueCall(.mock(.json(Ticket(number: 1, title: "Crash"))))
+        #expect(try await call.value() == Ticket(number: 1, title: "Crash"))
+    }
+
+    @Test func aFailureCarriesTheErrorBodyDecodedAsTheAPIsType() async {
+        let call = issueCall(.mock(.json(Problem(message: "Not Found"), status: 404)))
+        await #expect(throws: APIError<Problem>.self) { try await call.value() }
+        do {
+            _ = try await call.value()
+        } catch {
+            #expect(error.body == Problem(message: "Not Found"))
+            #expect(error.error.statusCode == 404)
+        }
+    }
+
+    @Test func aForeignErrorBodyIsNilNotADecodingFailure() async {
+        do {
+            _ = try await issueCall(.mock(.text("<html>oops</html>", status: 500))).value()
+            Issue.record("expected failure")
+        } catch {
+            #expect(error.body == nil)
+            #expect(error.error.statusCode == 500)
+        }
+    }
+
+    @Test func aBodyThatIsNotTheValueIsADecodingError() async {
+        do {
+            _ = try await issueCall(.mock(.json(["unexpected": true]))).value()
+            Issue.record("expected failure")
+        } catch {
+            guard case .decoding = error.error else { Issue.record("expected .decoding, got \(error.error)"); return }
+            #expect(error.body == nil)
+        }
+    }
+
+    @Test func theResponseCarriesStatusHeadersAndURL() async throws {
+        let call = issueCall(.mock(.json(Ticket(number: 1, title: "Crash"), status: 201).header("ETag", "\"v7\"").header("X-RateLimit-Remaining", "59")))
+        let response = try await call.response()
+        #expect(response.value.number == 1)
+        #expect(response.statusCode == 201)
+        #expect(response.headers["etag"] == "\"v7\"")
+        #expect(response.headers["X-RateLimit-Remaining"] == "59")
+        #expect(response.url?.absoluteString == "https://api.test/v1/issues/1")
+    }
+
+    @Test func theServersDecoderIsTheDefaultAndACallMayOverrideIt() async throws {
+        struct Snake: Codable, Sendable, Equatable { let createdBy: String }
+        let snakeCase = JSONDecoder()
+        snakeCase.keyDecodingStrategy = .convertFromSnakeCase
+        var server = server
+        server.decoder = snakeCase
+        var call = TypedCall<Snake, Never>(server: server, endpoint: .get("/x"), callbackQueue: .immediate,
+                                           firingFunction: .mock(.text(#"{"created_by":"ada"}"#)))
+        #expect(try await call.value() == Snake(createdBy: "ada"))
+        call.decoder = JSONDecoder()
+        await #expect(throws: APIError<Never>.self) { try await call.value() }
+    }
+
+    @Test func oneEndpointMayDecodeADifferentErrorBody() async {
+        struct Other: Decodable, Sendable { let code: Int }
+        let call = issueCall(.mock(.text(#"{"code":7}"#, status: 409))).decodingErrorBody(as: Other.self)
+        do {
+            _ = try await call.value()
+        } catch {
+            #expect(error.body?.code == 7)
+        }
+    }
+
+    @Test func anUntypedCallBecomesTyped() async throws {
+        let untyped = NetCall(server: server, endpoint: .get("/issues/1"), callbackQueue: .immediate,
+                              firingFunction: .mock(.json(Ticket(number: 1, title: "A"))))
+        #expect(try await untyped.returning(Ticket.self, errorBody: Problem.self).value().title == "A")
+    }
+
+    @Test func swappingTheFiringFunctionReachesTheUntypedCore() async throws {
+        let spy = FiringSpy(answering: .json(Ticket(number: 2, title: "B")))
+        var call = issueCall(.production)
+        call.firingFunction = spy.firingFunction
+        #expect(try await call.value().number == 2)
+        #expect(spy.calls.map(\.endpoint) == [.get("/issues/1")])
+    }
+
+    @Test func fireOnAQueueDeliversOneResultAfterTheCallsOwnHandlers() async throws {
+        var call = issueCall(.mock(.json(Ticket(number: 3, title: "C"))))
+        let log = Locked<[String]>([])
+        call.call.responder.taskHandler = { _ in log.withLock { $0.append("task") } }
+        call.call.responder.dataHandler = { _ in log.withLock { $0.append("data") } }
+        let delivered = Signal()
+        call.fire(on: .immediate) { result in
+            log.withLock { $0.append((try? result.get().title) ?? "failure") }
+            delivered.fire()
+        }
+        try await delivered.wait()
+        #expect(log.withLock { $0 } == ["task", "data", "C"])
+    }
+
+    @Test func fireForResponseGivesTheTypedResponseOrTheAPIError() async throws {
+        let received = Locked<[String]>([])
+        let done = Signal()
+        issueCall(.mock(.json(Problem(message: "gone"), status: 410))).fireForResponse(on: .immediate) { result in
+            switch result {
+            case .success: received.withLock { $0.append("success") }
+            case .failure(let error): received.withLock { $0.append("\(error.error.statusCode ?? 0) \(error.body?.message ?? "-")") }
+            }
+            done.fire()
+        }
+        try await done.wait()
+        #expect(received.withLock { $0 } == ["410 gone"])
+    }
+
+    @Test func cancellingDeliversOneCancelledResult() async throws {
+        let results = Locked<[String]>([])
+        let call = issueCall(.mock(.json(Ticket(number: 1, title: "A")).delayed(by: 30)))
+        let task = call.fire(on: .immediate) { result in
+            results.withLock { $0.append(result.isCancelled ? "cancelled" : "other") }
+        }
+        task.cancel()
+        task.cancel()
+        #expect(results.withLock { $0 } == ["cancelled"])
+    }
+
+    @Test func anyFireableFiresATypedCall() {
+        let spy = FiringSpy()
+        let fireable: any Fireable = issueCall(spy.firingFunction)
+        fireable.fire()
+        #expect(spy.calls.count == 1)
+    }
+}
+
+private extension Result where Failure == APIError<TypedCallTests.Problem> {
+    var isCancelled: Bool {
+        if case .failure(let error) = self { return error.error.isCancelled }
+        return false
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import Salvo
+import SalvoTesting
+
+// The code in Docs/TypedCalls.md, kept here so it cannot rot.
+
+// MARK: - The API module: types, decoder and error body bound once
+
+struct Repo: Decodable, Sendable, Equatable {
+    let fullName: String
+}
+
+struct GitHubIssue: Decodable, Sendable, Equatable {
+    let number: Int
+    let title: String
+}
+
+struct NewIssue: Encodable, Sendable {
+    let title: String
+}
+
+struct GitHubError: Decodable, Sendable, Equatable {
+    let message: String
+}
+
+/// Every GitHub call decodes its error body as `GitHubError`.
+typealias GitHubCall<Value: Decodable & Sendable> = TypedCall<Value, GitHubError>
+
+struct GitHubAPI: Sendable {
+    var server: ServerConfig = {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return ServerConfig(host: "api.github.com", defaultHeaders: ["Accept": "application/vnd.github+json"], decoder: decoder)
+    }()
+    var firing: FiringFunction = .production
+
+    func repo(_ owner: String, _ name: String) -> GitHubCall<Repo> {
+        GitHubCall(server: server, endpoint: .get("/repos/\(owner)/\(name)"), firingFunction: firing)
+    }
+
+    func issues(in repo: String, state: String = "open") -> GitHubCall<[GitHubIssue]> {
+        GitHubCall(server: server, endpoint: .get("/repos/\(repo)/issues", query: ["state": state]), firingFunction: firing)
+    }
+
+    func createIssue(_ issue: NewIssue, in repo: String) -> GitHubCall<GitHubIssue> {
+        GitHubCall(server: server, endpoint: .post("/repos/\(repo)/issues", json: issue), firingFunction: firing)
+    }
+}
+
+// MARK: - The app module: fires, names no type
+
+func showRepo(_ api: GitHubAPI) async {
+    do {
+        let repo = try await api.repo("swiftlang", "swift").value()
+        print(repo.fullName)
+    } catch {
+        print(error.body?.message ?? error.localizedDescription)   // APIError<GitHubError>
+    }
+}
+
+func rateLimit(_ api: GitHubAPI) async throws -> String? {
+    let response = try await api.issues(in: "swiftlang/swift").response()
+    print(response.value.count, response.statusCode ?? 0)
+    return response.headers["X-RateLimit-Remaining"]
+}
+
+@MainActor final class IssuesViewModel {
+    private(set) var issues: [GitHubIssue] = []
+    private(set) var alert: String?
+    private(set) var isLoading = false
+
+    func startSpinner(_ task: NetworkTask) { isLoading = true }
+
+    func stopSpinner(_ response: URLResponse?) { isLoading = false }
+
+    func load(_ call: GitHubCall<[GitHubIssue]>) {
+        var call = call
+        call.responder.append(.onMainActor(taskHandler: startSpinner, responseHandler: stopSpinner))
+        call.fire { result in
+            switch result {
+            case .success(let issues): self.issues = issues
+            case .failure(let error): self.alert = error.body?.message ?? error.localizedDescription
+            }
+        }
+    }
+}
+
+func allIssues(_ api: GitHubAPI) async throws(NetworkError) -> [GitHubIssue] {
+    let pager = Pager(call: api.issues(in: "swiftlang/swift"), strategy: .linkHeader())
+    return try await pager.loadAll(maxPages: 20)
+}
+
+// MARK: - The samples, run under mock firing
+
+@Suite struct TypedCallsSamples {
+    private func api(_ routes: MockRoutes) -> GitHubAPI {
+        var api = GitHubAPI()
+        api.firing = .mock(routes)
+        return api
+    }
+
+    @Test func theFiringSideNamesNoType() async throws {
+        let api = api(MockRoutes([.get("/repos/:owner/:name", .text(#"{"full_name":"swiftlang/swift"}"#))]))
+        #expect(try await api.repo("swiftlang", "swift").value() == Repo(fullName: "swiftlang/swift"))
+    }
+
+    @Test func errorsArriveWithTheAPIsErrorBody() async {
+        let api = api(MockRoutes([.post("/repos/**", .text(#"{"message":"Validation Failed"}"#, status: 422))]))
+        do {
+            _ = try await api.createIssue(NewIssue(title: ""), in: "o/r").value()
+            Issue.record("expected a 422")
+        } catch {
+            #expect(error.body == GitHubError(message: "Validation Failed"))
+        }
+    }
+
+    @Test func headersComeWithTheValue() async throws {
+        let api = api(MockRoutes([.get("/repos/**", .text(#"[{"number":1,"title":"A"}]"#).header("X-RateLimit-Remaining", "4999"))]))
+        #expect(try await rateLimit(api) == "4999")
+    }
+
+    @Test @MainActor func aViewModelFiresWithMainActorHandlers() async throws {
+        let model = IssuesViewModel()
+        model.load(api(MockRoutes([.get("/repos/**", .text(#"[{"number":1,"title":"A"}]"#))])).issues(in: "o/r"))
+        for _ in 0..<400 where model.issues.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+        #expect(model.issues == [GitHubIssue(number: 1, title: "A")])
+        #expect(!model.isLoading)
+    }
+
+    @Test func aPagerLoadsEveryPageOfATypedCall() async throws {
+        let api = api(MockRoutes([.get("/repos/**", .text(#"[{"number":1,"title":"A"}]"#))]))
+        #expect(try await allIssues(api).map(\.number) == [1])
+    }
+
+    @Test func aTestFailsWhenCodeFiresWhereItShouldNot() async {
+        var api = GitHubAPI()
+        api.firing = .unimplemented("the view should read from the cache")
+        await withKnownIssue {
+            _ = try? await api.repo("o", "r").value()
+        }
+    }
+}
