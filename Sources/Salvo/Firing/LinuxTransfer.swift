@@ -5,7 +5,7 @@ import FoundationNetworking
 /// One request on Linux `URLSession`, repaired where swift-corelibs-foundation loses an outcome.
 ///
 /// It is the delegate of each data task it starts and reports what came back once, like a
-/// completion handler, with two repairs:
+/// completion handler, with three repairs:
 ///
 /// - **Challenges complete.** `_ProtocolClient.urlProtocolDidFinishLoading` turns a 401 whose
 ///   `WWW-Authenticate` it can parse (Basic) into a challenge instead of finishing the task, and
@@ -20,6 +20,9 @@ import FoundationNetworking
 ///   with `Content-Length: 0`. Such a redirect is not followed by the task; the transfer sends the
 ///   redirected request (credentials stripped by ``RedirectGuard``) as a new task, at most
 ///   ``maximumRedirects`` times.
+/// - **An explicit `Cookie` header is sent as written**, not replaced by stored cookies: see
+///   `URLSession.keepingCookieHeader(of:)`. Such a task may belong to a companion session, so
+///   challenges and redirects are put to the delegate of the session the request was fired on.
 ///
 /// The delegate callbacks arrive on the session's delegate queue; all state sits behind one lock.
 final class LinuxTransfer: NSObject, URLSessionTaskDelegate, NetworkSessionTask, Sendable {
@@ -57,7 +60,7 @@ final class LinuxTransfer: NSObject, URLSessionTaskDelegate, NetworkSessionTask,
     }
 
     private func send(_ request: URLRequest) {
-        let task = session.dataTask(with: request) { [self] data, response, error in
+        let task = session.keepingCookieHeader(of: request).dataTask(with: request) { [self] data, response, error in
             finish(data: data, response: response, error: error)
         }
         // With a completion handler, corelibs asks the task delegate about challenges and
@@ -124,9 +127,9 @@ final class LinuxTransfer: NSObject, URLSessionTaskDelegate, NetworkSessionTask,
                 completionHandler(disposition, credential)
             }
         }
-        if let sessionDelegate = session.delegate as? any URLSessionTaskDelegate {
+        if let sessionDelegate = self.session.delegate as? any URLSessionTaskDelegate {
             // Its default answers .performDefaultHandling, which the check above turns into the 401.
-            sessionDelegate.urlSession(session, task: task, didReceive: challenge, completionHandler: answer)
+            sessionDelegate.urlSession(self.session, task: task, didReceive: challenge, completionHandler: answer)
         } else {
             answer(.performDefaultHandling, nil)
         }
@@ -153,7 +156,7 @@ final class LinuxTransfer: NSObject, URLSessionTaskDelegate, NetworkSessionTask,
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        RedirectGuard.shared.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request) { [self] decided in
+        RedirectGuard.shared.urlSession(self.session, task: task, willPerformHTTPRedirection: response, newRequest: request) { [self] decided in
             guard let decided, Self.losesBody(decided) else {
                 completionHandler(decided)
                 return

@@ -30,7 +30,8 @@ extension URLSession: NetworkSession {
     ///
     /// A redirect to another scheme, host or port does not carry `Authorization`, `Cookie` or an
     /// auth action's header along; your session delegate still decides on the redirect. On Linux
-    /// a 401 challenge completes and a redirect keeps the request body (see Docs/Linux.md).
+    /// a 401 challenge completes, a redirect keeps the request body and an explicit `Cookie`
+    /// header is not replaced by stored cookies (see Docs/Linux.md).
     public func start(
         _ request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
