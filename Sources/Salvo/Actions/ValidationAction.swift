@@ -23,7 +23,8 @@ public struct ValidationAction: NetworkAction {
     /// Accepted statuses; `nil` accepts every 2xx.
     public var statusCodes: Set<Int>?
     /// Accepted media types such as `application/json`, `image/*` or `*/*`, compared without
-    /// parameters and case-insensitively; `nil` accepts any. Empty bodies need no content type.
+    /// parameters and case-insensitively; `nil` accepts any. Only a body is checked: an empty
+    /// response (204, 205, HEAD, any empty 2xx) passes whatever its `Content-Type`.
     public var contentTypes: [String]?
 
     /// A validation accepting `statusCodes` and `contentTypes`; `nil` accepts any.
@@ -56,10 +57,12 @@ public struct ValidationAction: NetworkAction {
             && !call.actions.contains { ($0 as? ValidationAction) == self }
     }
 
+    /// A content type describes a body: without one (204, 205, HEAD, any empty 2xx) there is
+    /// nothing to check, whatever `Content-Type` the server sent along.
     private func contentTypeProblem(_ header: String?, hasBody: Bool) -> String? {
-        guard let contentTypes, !contentTypes.isEmpty else { return nil }
+        guard let contentTypes, !contentTypes.isEmpty, hasBody else { return nil }
         guard let header, let type = MediaType(header) else {
-            return hasBody ? "the response has no Content-Type; expected \(contentTypes.joined(separator: ", "))" : nil
+            return "the response has no Content-Type; expected \(contentTypes.joined(separator: ", "))"
         }
         guard contentTypes.compactMap(MediaType.init).contains(where: { $0.accepts(type) }) else {
             return "content type \(type) is not accepted; expected \(contentTypes.joined(separator: ", "))"

@@ -57,8 +57,14 @@ extension NetworkResponder {
 }
 
 /// Decodes `data` as `T`, mapping a failure to ``NetworkError/decoding(_:)`` with the body.
+///
+/// An empty body is no JSON at all, so `JSONDecoder` refuses it; it decodes as `nil` when `T` is
+/// optional (a 204, or a lookup that found nothing), and is a decoding failure otherwise.
 @inlinable
 func decode<T: Decodable>(_ type: T.Type, from data: Data, decoder: JSONDecoder) -> Result<T, NetworkError> {
+    if data.isEmpty, let absent = (T.self as? any ExpressibleByNilLiteral.Type)?.init(nilLiteral: ()) as? T {
+        return .success(absent)
+    }
     do {
         return .success(try decoder.decode(type, from: data))
     } catch {

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// // In the API module: bind the error body once for the whole API…
-/// typealias GitHubCall<Value: Decodable & Sendable> = TypedCall<Value, GitHubError>
+/// typealias GitHubCall<Value: Sendable> = TypedCall<Value, GitHubError>
 ///
 /// enum GitHub {
 ///     static func createIssue(_ issue: NewIssue) -> GitHubCall<Issue> {
@@ -21,7 +21,9 @@ import Foundation
 /// The untyped call stays in ``call``: its responder, actions, callback queue and firing function
 /// work as they do for any ``NetCall``, and `firingFunction` swaps mock, replay or spy firing in
 /// the same way. Decoding uses ``decoder``, or the server's ``ServerConfig/decoder`` when it is `nil`.
-/// An API without an error body uses `Never` as `ErrorBody`: the body is then always `nil`.
+/// An API without an error body uses `Never` as `ErrorBody`: the body is then always `nil`. An
+/// endpoint that returns nothing you use has `Void` as `Value`; one whose body may be empty
+/// (a `204`) has an optional `Value`, which is `nil` then.
 public struct TypedCall<Value: Sendable, ErrorBody: Sendable>: Fireable, Sendable {
     /// The untyped call: server, endpoint, responder, actions, callback queue and firing function.
     public var call: NetCall
@@ -48,6 +50,38 @@ public struct TypedCall<Value: Sendable, ErrorBody: Sendable>: Fireable, Sendabl
         firingFunction: FiringFunction = .production,
         decoder: JSONDecoder? = nil
     ) where Value: Decodable, ErrorBody: Decodable {
+        self.init(
+            NetCall(server: server, endpoint: endpoint, responder: responder, actions: actions,
+                    callbackQueue: callbackQueue, firingFunction: firingFunction),
+            decoder: decoder
+        )
+    }
+
+    /// A typed call to an endpoint that returns nothing you use (a `DELETE`, a `204`): its value is
+    /// `Void`, any successful body is ignored, and a failure's body is decoded as `ErrorBody`.
+    ///
+    /// ```swift
+    /// let delete = TypedCall<Void, Problem>(NetCall(server: api, endpoint: .delete("/books/1")))
+    /// try await delete.value()   // throws APIError<Problem>
+    /// ```
+    public init(_ call: NetCall, decoder: JSONDecoder? = nil) where Value == Void, ErrorBody: Decodable {
+        self.init(
+            call: call, decoder: decoder, valueDecoding: { _, _ in .success(()) },
+            errorBodyDecoding: { error, decoder in decodeErrorBody(ErrorBody.self, of: error, decoder: decoder) }
+        )
+    }
+
+    /// A typed call to `endpoint` on `server` that returns nothing you use; the other parameters
+    /// are those of ``NetCall``.
+    public init(
+        server: ServerConfig,
+        endpoint: Endpoint,
+        responder: NetworkResponder = NetworkResponder(),
+        actions: [any NetworkAction] = [],
+        callbackQueue: CallbackQueue = .main,
+        firingFunction: FiringFunction = .production,
+        decoder: JSONDecoder? = nil
+    ) where Value == Void, ErrorBody: Decodable {
         self.init(
             NetCall(server: server, endpoint: endpoint, responder: responder, actions: actions,
                     callbackQueue: callbackQueue, firingFunction: firingFunction),
@@ -116,6 +150,19 @@ extension NetCall {
         _ type: Value.Type,
         errorBody: ErrorBody.Type
     ) -> TypedCall<Value, ErrorBody> {
+        TypedCall(self)
+    }
+
+    /// This call, typed for an endpoint that returns nothing you use: its value is `Void` and a
+    /// failure's body decodes as `ErrorBody`.
+    ///
+    /// ```swift
+    /// try await NetCall(server: server, endpoint: .delete("/books/1")).returning(Void.self, errorBody: Problem.self).value()
+    /// ```
+    public func returning<ErrorBody: Decodable & Sendable>(
+        _ type: Void.Type,
+        errorBody: ErrorBody.Type
+    ) -> TypedCall<Void, ErrorBody> {
         TypedCall(self)
     }
 }

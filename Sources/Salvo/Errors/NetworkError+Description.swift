@@ -17,6 +17,9 @@ extension NetworkError: LocalizedError {
             let url = Self.shown(failure.url) ?? "The server"
             let status = "\(url) answered with status \(failure.statusCode) (\(HTTPURLResponse.localizedString(forStatusCode: failure.statusCode)))."
             return status + (Self.preview(failure.body).map { " Body: \($0)" } ?? "")
+        case .decoding(let failure) where failure.body.isEmpty:
+            return "The response has no body, so it could not be decoded as \(failure.typeName); decode an optional "
+                + "(\(failure.typeName)?) if the body may be empty, or use response() (Void in a typed call) if the endpoint returns nothing."
         case .decoding(let failure):
             let reason = (failure.underlying as? DecodingError)?.plainReason ?? Self.describe(failure.underlying)
             return Self.sentence("The response could not be decoded as \(failure.typeName): \(reason)") + " Body: \(Self.preview(failure.body) ?? "<empty>")"

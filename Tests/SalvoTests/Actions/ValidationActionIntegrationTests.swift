@@ -31,4 +31,17 @@ import Testing
         let response = try await withTimeout { try await call.response() }
         #expect(String(decoding: response.data, as: UTF8.self) == "not json at all")
     }
+
+    /// httpbin's `/status/204` sends `Content-Type: text/html`; a content type describes a body,
+    /// and these responses have none.
+    @Test(arguments: [
+        Endpoint.get("/empty/204"), .get("/empty/205"), .get("/empty/200"), .delete("/empty/202", query: ["type": "text/plain"]),
+        .head("/text"),
+    ])
+    func anEmptySuccessPassesJSONValidationWhateverItsContentType(_ endpoint: Endpoint) async throws {
+        let call = NetCall(server: try await jsonServer(), endpoint: endpoint)
+        let response = try await withTimeout { try await call.response() }
+        #expect(response.data.isEmpty)
+        #expect(response.headers["Content-Type"]?.hasPrefix("text/") == true)
+    }
 }

@@ -59,6 +59,32 @@ import SalvoTesting
         }
     }
 
+    @Test(arguments: [(MockResponse.status(204), 204), (.text("deleted", status: 202), 202), (.json(Ticket(number: 1, title: "Crash")), 200)])
+    func aVoidCallSucceedsWhateverTheSuccessfulBody(_ answer: MockResponse, _ status: Int) async throws {
+        let delete = TypedCall<Void, Problem>(server: server, endpoint: .delete("/issues/1"), firingFunction: .mock(answer))
+        try await delete.value()
+        #expect(try await delete.response().statusCode == status)
+    }
+
+    @Test func aVoidCallStillDecodesTheErrorBody() async {
+        let delete = NetCall(server: server, endpoint: .delete("/issues/1"), firingFunction: .mock(.json(Problem(message: "locked"), status: 423)))
+            .returning(Void.self, errorBody: Problem.self)
+        do {
+            try await delete.value()
+            Issue.record("expected failure")
+        } catch {
+            #expect(error.body == Problem(message: "locked"))
+            #expect(error.error.statusCode == 423)
+        }
+    }
+
+    @Test func anOptionalValueIsNilForAnEmptySuccessAndDecodedOtherwise() async throws {
+        let empty = TypedCall<Ticket?, Problem>(server: server, endpoint: .get("/issues/1"), firingFunction: .mock(.status(204)))
+        #expect(try await empty.value() == nil)
+        let found = TypedCall<Ticket?, Problem>(server: server, endpoint: .get("/issues/1"), firingFunction: .mock(.json(Ticket(number: 1, title: "Crash"))))
+        #expect(try await found.value() == Ticket(number: 1, title: "Crash"))
+    }
+
     @Test func theResponseCarriesStatusHeadersAndURL() async throws {
         let call = issueCall(.mock(.json(Ticket(number: 1, title: "Crash"), status: 201).header("ETag", "\"v7\"").header("X-RateLimit-Remaining", "59")))
         let response = try await call.response()

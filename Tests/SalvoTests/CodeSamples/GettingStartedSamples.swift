@@ -40,6 +40,10 @@ enum BookCalls {
         NetCall(server: server, endpoint: .post("/books", json: book))
     }
 
+    static func remove(_ id: Int) -> NetCall {
+        NetCall(server: server, endpoint: .delete("/books/\(id)"))
+    }
+
     static func stats() -> NetCall {
         // A v2 endpoint next to v1 ones.
         NetCall(server: server, endpoint: Endpoint.get("/stats").onAPIRoute("v2"))
@@ -97,6 +101,12 @@ func asyncUsage() async {
     }
 }
 
+func emptyBodies() async throws(NetworkError) {
+    _ = try await BookCalls.remove(42).response()                     // returns nothing: no decoding
+    let cached = try await BookCalls.book(42).value(as: Book?.self)   // nil for a 204 or an empty 200
+    print(cached?.title ?? "no book")
+}
+
 func typedErrors() async {
     do {
         _ = try await BookCalls.add(Book(id: 1, title: "Dune")).value(as: Book.self, errorBody: APIProblem.self)
@@ -129,6 +139,14 @@ func typedErrors() async {
         var local = BookCalls.book(1)
         local.server = Servers.local
         #expect(try local.urlRequest().url?.absoluteString == "http://localhost:3000/v1/books/1")
+    }
+
+    @Test func anEmptySuccessIsNothingOrNil() async throws {
+        var remove = offline(BookCalls.remove(42), status: 204, body: "")
+        remove.actions = [ValidationAction.json]
+        #expect(try await remove.response().statusCode == 204)
+        #expect(try await offline(BookCalls.book(42), status: 204, body: "").value(as: Book?.self) == nil)
+        #expect(try await offline(BookCalls.book(42), body: #"{"id":42,"title":"Dune"}"#).value(as: Book?.self)?.title == "Dune")
     }
 
     @Test func typedErrorBodyArrives() async {

@@ -28,7 +28,7 @@ struct GitHubError: Decodable, Sendable, Equatable {
 }
 
 /// Every GitHub call decodes its error body as `GitHubError`.
-typealias GitHubCall<Value: Decodable & Sendable> = TypedCall<Value, GitHubError>
+typealias GitHubCall<Value: Sendable> = TypedCall<Value, GitHubError>
 
 struct GitHubAPI: Sendable {
     var server: ServerConfig = {
@@ -48,6 +48,16 @@ struct GitHubAPI: Sendable {
 
     func createIssue(_ issue: NewIssue, in repo: String) -> GitHubCall<GitHubIssue> {
         GitHubCall(server: server, endpoint: .post("/repos/\(repo)/issues", json: issue), firingFunction: firing)
+    }
+
+    /// `204 No Content` on success: nothing to decode.
+    func star(_ repo: String) -> GitHubCall<Void> {
+        GitHubCall(server: server, endpoint: .put("/user/starred/\(repo)"), firingFunction: firing)
+    }
+
+    /// The README, or `nil` when the server answers with no body.
+    func readme(of repo: String) -> GitHubCall<Repo?> {
+        GitHubCall(server: server, endpoint: .get("/repos/\(repo)/readme"), firingFunction: firing)
     }
 }
 
@@ -94,6 +104,11 @@ func allIssues(_ api: GitHubAPI) async throws(NetworkError) -> [GitHubIssue] {
     return try await pager.loadAll(maxPages: 20)
 }
 
+func starAndReadme(_ api: GitHubAPI) async throws(APIError<GitHubError>) -> Repo? {
+    try await api.star("swiftlang/swift").value()   // Void: any successful body is ignored
+    return try await api.readme(of: "swiftlang/swift").value()
+}
+
 // MARK: - The samples, run under mock firing
 
 @Suite struct TypedCallsSamples {
@@ -116,6 +131,14 @@ func allIssues(_ api: GitHubAPI) async throws(NetworkError) -> [GitHubIssue] {
         } catch {
             #expect(error.body == GitHubError(message: "Validation Failed"))
         }
+    }
+
+    @Test func anEndpointThatReturnsNothingIsVoidAndOneThatMayIsOptional() async throws {
+        let api = api(MockRoutes([
+            .put("/user/starred/**", .status(204, headers: ["Content-Type": "text/html"])),
+            .get("/repos/**", .status(204)),
+        ]))
+        #expect(try await starAndReadme(api) == nil)
     }
 
     @Test func headersComeWithTheValue() async throws {

@@ -37,6 +37,29 @@ import Testing
         }
     }
 
+    @Test(arguments: [204, 205, 200])
+    func anOptionalValueIsNilForAnEmptySuccess(_ status: Int) async throws {
+        let user = try await call(.http(status: status, headers: ["Content-Type": "application/json"], body: Data())).value(as: User?.self)
+        #expect(user == nil)
+    }
+
+    @Test func anOptionalValueDecodesABody() async throws {
+        let body = try JSONEncoder().encode(User(id: 3, name: "Cy"))
+        #expect(try await call(.http(status: 200, body: body)).value(as: User?.self) == User(id: 3, name: "Cy"))
+    }
+
+    @Test func aValueFromAnEmptyBodyIsADecodingErrorThatSaysSo() async {
+        do {
+            _ = try await call(.http(status: 204, body: Data())).value(as: User.self)
+            Issue.record("expected a decoding error")
+        } catch {
+            guard case .decoding(let failure) = error else { Issue.record("got \(error)"); return }
+            #expect(failure.body.isEmpty)
+            #expect(error.localizedDescription == "The response has no body, so it could not be decoded as User; decode an optional "
+                + "(User?) if the body may be empty, or use response() (Void in a typed call) if the endpoint returns nothing.")
+        }
+    }
+
     @Test func serverStatusThrowsWithCodeAndBody() async {
         do {
             _ = try await call(.http(status: 404, body: Data("gone".utf8))).response()
@@ -122,6 +145,16 @@ import Testing
         call.fire()
         let result = try #require(received.withLock { $0 })
         #expect(try result.get() == User(id: 2, name: "Bo"))
+    }
+
+    @Test func decodingResponderHandsNilForAnEmptySuccessWhenTheValueIsOptional() async throws {
+        let received = Locked<Result<User?, NetworkError>?>(nil)
+        var call = call(.http(status: 204, body: Data()))
+        call.callbackQueue = .immediate
+        call.responder = .decoding(User?.self) { result in received.withLock { $0 = result } }
+        call.fire()
+        let result = try #require(received.withLock { $0 })
+        #expect(try result.get() == nil)
     }
 
     @Test func decodingResponderWithErrorBodyHandsTheDecodedProblem() throws {
