@@ -13,6 +13,9 @@ import FoundationNetworking
 ///   "version" : 1
 /// }
 /// ```
+///
+/// After a redirect, `response.url` holds the URL the response came from (redacted), so replay
+/// reports it as production does; fixtures written before it existed still load.
 struct Fixture: Codable, Sendable, Equatable {
     /// The format version; files with another version are refused with a clear error.
     static let currentVersion = 1
@@ -36,6 +39,8 @@ struct Fixture: Codable, Sendable, Equatable {
         var status: Int
         var headers: [String: String]
         var body: Body?
+        /// The URL the response came from, only when a redirect made it differ from the request's.
+        var url: String?
 
         var httpHeaders: HTTPHeaders {
             HTTPHeaders(headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
@@ -75,7 +80,8 @@ struct Fixture: Codable, Sendable, Equatable {
         self.response = Response(
             status: response.statusCode,
             headers: redaction.redact(HTTPHeaders(response)).dictionary,
-            body: body.flatMap { $0.isEmpty ? nil : Body(Self.redact($0, of: response, answering: request, with: redaction)) }
+            body: body.flatMap { $0.isEmpty ? nil : Body(Self.redact($0, of: response, answering: request, with: redaction)) },
+            url: response.url.flatMap { $0 == request.url ? nil : redaction.redact($0).absoluteString }
         )
     }
 
@@ -117,6 +123,9 @@ struct Fixture: Codable, Sendable, Equatable {
         }
         guard (100...599).contains(fixture.response.status) else {
             throw FixtureFile.problem("fixture file \(url.path) has status \(fixture.response.status), outside 100–599")
+        }
+        if let responseURL = fixture.response.url, URL(string: responseURL) == nil {
+            throw FixtureFile.problem("fixture file \(url.path) has a response url \"\(responseURL)\" that is not a URL")
         }
         if let body = fixture.response.body, body.data == nil {
             throw FixtureFile.problem("fixture file \(url.path) has a response body with neither \"text\" nor valid \"base64\"")

@@ -6,25 +6,29 @@ enum MockBody: Sendable {
     case data(Data)
     /// The raw contents of a file.
     case file(URL)
-    /// The response of a recorded Salvo fixture, status and headers included.
+    /// The response of a recorded Salvo fixture file, status, headers and final URL included.
     case fixture(URL)
+    /// A recorded response already loaded (replay checked its fixture's request first).
+    case recorded(Fixture.Response)
 
-    /// The status, headers and body to answer with.
+    /// What to answer with: status, headers, body, and the URL the response reports when it is
+    /// not the request's (a recorded redirect).
     ///
     /// - Throws: ``NetworkError/invalidRequest(_:)`` with part `.fixture`, naming the file.
-    func load(status: Int, headers: HTTPHeaders) throws(NetworkError) -> (status: Int, headers: HTTPHeaders, body: Data) {
+    func load(status: Int, headers: HTTPHeaders) throws(NetworkError) -> (status: Int, headers: HTTPHeaders, body: Data, url: URL?) {
         switch self {
         case .data(let data):
-            return (status, headers, data)
+            return (status, headers, data, nil)
         case .file(let url):
             let data = try FixtureFile.read(url)
             if url.pathExtension.lowercased() == "json", (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) == nil {
                 throw FixtureFile.problem("fixture file \(url.path) has a .json extension but is not valid JSON")
             }
-            return (status, headers, data)
+            return (status, headers, data, nil)
         case .fixture(let url):
-            let fixture = try Fixture.load(from: url)
-            return (fixture.response.status, fixture.response.httpHeaders.merging(headers), fixture.response.body?.data ?? Data())
+            return try MockBody.recorded(Fixture.load(from: url).response).load(status: status, headers: headers)
+        case .recorded(let response):
+            return (response.status, response.httpHeaders.merging(headers), response.body?.data ?? Data(), response.url.flatMap(URL.init(string:)))
         }
     }
 

@@ -125,7 +125,7 @@ public struct MockResponse: Sendable {
         case .http(let status, let headers, let body):
             do {
                 let loaded = try body.load(status: status, headers: headers)
-                let url = request.url ?? URL(fileURLWithPath: "/")
+                let url = loaded.url ?? request.url ?? URL(fileURLWithPath: "/")
                 let response = memo.map { $0.response(url: url, status: loaded.status, headers: loaded.headers) }
                     ?? HTTPURLResponse(url: url, statusCode: loaded.status, httpVersion: "HTTP/1.1", headerFields: loaded.headers.dictionary)
                 return (loaded.body, response, nil)

@@ -6,7 +6,8 @@ import FoundationNetworking
 /// A ``NetworkSession`` that answers from fixtures a ``RecordingSession`` wrote, with no network access.
 ///
 /// Requests are matched by method and URL (and body hash when ``FixtureOptions/matchesBody`` is
-/// on), after the same redaction recording applied. A request with no fixture, or a fixture that
+/// on), after the same redaction recording applied. A response recorded after a redirect reports
+/// the URL it came from, as in production, so relative `Link` targets resolve the same way. A request with no fixture, or a fixture that
 /// is empty, not JSON or not in the format, fails with ``NetworkError/invalidRequest(_:)`` (part
 /// `.fixture`) naming the request, the folder and the file.
 ///
@@ -57,7 +58,7 @@ public struct ReplaySession: NetworkSession {
                     part: .fixture
                 ))
             }
-            return .status(fixture.response.status, headers: fixture.response.httpHeaders, body: fixture.response.body?.data ?? Data())
+            return MockResponse(.http(status: fixture.response.status, headers: [:], body: .recorded(fixture.response)))
         } catch {
             return MockResponse(.problem(reason: Self.reason(error), part: .fixture))
         }

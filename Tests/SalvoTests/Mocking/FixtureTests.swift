@@ -106,6 +106,7 @@ import SalvoTesting
         (#"{"version": 1, "request": {"method": "GET", "url": "x", "headers": {}}, "response": {"status": 99, "headers": {}}}"#, "outside 100–599"),
         (#"{"version": 1, "request": {"method": "GET", "url": "x", "headers": {}}, "response": {"status": 200, "headers": {}, "body": {"base64": "%%"}}}"#, "neither"),
         ("[1, 2]", "should be"),
+        (#"{"version": 1, "request": {"method": "GET", "url": "x", "headers": {}}, "response": {"status": 200, "headers": {}, "url": "http://[::1"}}"#, "is not a URL"),
     ]
 
     @Test(arguments: badFixtures)
@@ -176,5 +177,62 @@ import SalvoTesting
         var other = replayer
         other.endpoint = .post("/login", body: .form(["user": "bob", "password": "pw-0003"]))
         await #expect(throws: NetworkError.self) { try await other.response() }
+    }
+
+    @Test func aResponseAfterARedirectIsReplayedFromTheURLItCameFrom() async throws {
+        let folder = try TemporaryFolder()
+        let base = RedirectedSession(finalURL: "https://api.example.com/v2/items?page=1&access_token=t0p")
+        let recorder = NetCall(server: ServerConfig(host: "api.example.com"), endpoint: .get("/v1/items"), callbackQueue: .immediate,
+                               firingFunction: .recording(to: folder.url, through: base))
+        #expect(try await recorder.response().url?.absoluteString == "https://api.example.com/v2/items?page=1&access_token=t0p")
+
+        let text = try String(contentsOf: folder.url.appendingPathComponent(try #require(try folder.fileNames().first)), encoding: .utf8)
+        #expect(text.contains(#""url" : "https://api.example.com/v2/items?page=1&access_token=%3Credacted%3E""#), "\(text)")
+        #expect(!text.contains("t0p"))
+
+        for firing in [FiringFunction.replaying(from: folder.url), .mock(.fixture(folder.url.appendingPathComponent(try folder.fileNames()[0])))] {
+            var replayer = recorder
+            replayer.firingFunction = firing
+            let replayed = try await replayer.response()
+            #expect(replayed.url?.path == "/v2/items")
+            #expect(replayed.url?.query == "page=1&access_token=%3Credacted%3E")
+        }
+    }
+
+    @Test func aResponseWithoutARedirectStoresNoURLAndReplaysTheRequests() async throws {
+        let folder = try TemporaryFolder()
+        let recorder = NetCall(server: ServerConfig(host: "api.example.com"), endpoint: .get("/v1/items"), callbackQueue: .immediate,
+                               firingFunction: .recording(to: folder.url, through: FakeSession(.http(status: 200))))
+        _ = try await recorder.response()
+        let data = try Data(contentsOf: folder.url.appendingPathComponent(try #require(try folder.fileNames().first)))
+        let response = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["response"] as? [String: Any])
+        #expect(response["url"] == nil)
+        var replayer = recorder
+        replayer.firingFunction = .replaying(from: folder.url)
+        #expect(try await replayer.response().url?.absoluteString == "https://api.example.com/v1/items")
+    }
+
+    /// Fixtures written before `response.url` existed have none: they replay from the request's URL.
+    @Test func aFixtureWithoutAResponseURLStillReplays() async throws {
+        let folder = try TemporaryFolder()
+        let request = Self.request("GET", "https://h.example/thing")
+        let file = folder.url.appendingPathComponent(FixtureName.fileName(for: request, options: FixtureOptions()))
+        let old = #"{"version": 1, "request": {"method": "GET", "url": "https://h.example/thing", "headers": {}}, "response": {"status": 200, "headers": {}, "body": {"text": "ok"}}}"#
+        try Data(old.utf8).write(to: file)
+        let call = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/thing"), callbackQueue: .immediate, firingFunction: .replaying(from: folder.url))
+        let response = try await call.response()
+        #expect(response.data == Data("ok".utf8))
+        #expect(response.url?.absoluteString == "https://h.example/thing")
+    }
+}
+
+/// Answers every request with a 200 from `finalURL`, as `URLSession` does after following a redirect.
+private struct RedirectedSession: NetworkSession {
+    let finalURL: String
+
+    func start(_ request: URLRequest, completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> any NetworkSessionTask {
+        let url = URL(string: finalURL) ?? URL(fileURLWithPath: "/")
+        completion(Data("{}".utf8), HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil), nil)
+        return FakeTask { _, _, _ in }
     }
 }

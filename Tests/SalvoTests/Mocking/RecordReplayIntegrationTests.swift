@@ -73,6 +73,42 @@ import SalvoTesting
         #expect(try await LoopbackServer.count(path: "/echo/\(key)") == 1)
     }
 
+    /// A list reached through a redirect whose next links are relative to the page's URL: replay
+    /// resolves them against the URL the response came from, as production does.
+    @Test func aPagerBehindARedirectWalksTheSamePagesInReplay() async throws {
+        let folder = try TemporaryFolder()
+        let key = uniqueKey()
+        let list = "/relative/\(key)/items"
+        let recording = NetCall(server: try await .loopback(), endpoint: .get("/redirect", query: ["to": "\(list)?pages=3"]),
+                                firingFunction: .recording(to: folder.url))
+        func walk(_ call: NetCall) async throws -> [Int] {
+            let pager = Pager(call: call, strategy: .linkHeader(), decoder: .array(), id: \ListItem.id)
+            try await withTimeout { await pager.loadPagesUntilEndOrError() }
+            #expect(pager.error == nil, "\(String(describing: pager.error))")
+            return pager.items.map(\.id)
+        }
+
+        #expect(try await walk(recording) == Array(1...9))
+        let served = try await LoopbackServer.count(path: list)
+        var replaying = recording
+        replaying.firingFunction = .replaying(from: folder.url)
+        #expect(try await walk(replaying) == Array(1...9))
+        #expect(try await LoopbackServer.count(path: list) == served, "replay must not reach the server")
+    }
+
+    @Test func replayReportsTheURLARedirectEndedAt() async throws {
+        let folder = try TemporaryFolder()
+        let key = uniqueKey()
+        let recording = NetCall(server: try await .loopback(), endpoint: .get("/redirect", query: ["to": "/echo/\(key)/landed"]),
+                                firingFunction: .recording(to: folder.url))
+        let live = try await withTimeout { try await recording.response() }
+        var replaying = recording
+        replaying.firingFunction = .replaying(from: folder.url)
+        let replayed = try await replaying.response()
+        #expect(live.url?.path == "/echo/\(key)/landed")
+        #expect(replayed.url == live.url)
+    }
+
     /// `event` as replay gives it back: a body with the echoed token scrubbed, as recording does.
     private static func withoutLiveSecret(_ event: ResponderEvent) -> ResponderEvent {
         guard case .data(let data) = event else { return event }

@@ -43,6 +43,7 @@ Routes (all methods unless noted; JSON bodies unless noted):
     /challenge/...          401/407 authentication challenges: see challenge_routes.py
     /redirects/...          redirect loops: see redirect_routes.py
     /empty/...              2xx with a Content-Type and no body: see empty_routes.py
+    /relative/...           a paged list with page-relative next links: see relative_routes.py
 Unknown routes answer 404, malformed parameters 400, never a crash.
 """
 
@@ -67,6 +68,7 @@ import wire_routes  # noqa: E402  (raw request line and header checks, /wire/...
 import challenge_routes  # noqa: E402  (401/407 challenges, /challenge/...)
 import redirect_routes  # noqa: E402  (redirect loops, /redirects/...)
 import empty_routes  # noqa: E402  (2xx with a Content-Type and no body, /empty/...)
+import relative_routes  # noqa: E402  (a list with page-relative next links, /relative/...)
 
 MAX_BODY = 64 * 1024 * 1024
 MAX_DELAY = 120.0
@@ -373,6 +375,8 @@ class Handler(BaseHTTPRequestHandler):
         if head == "redirects" and redirect_routes.handle(self, rest, query, int_param):
             return None
         if head == "empty" and empty_routes.handle(self, rest, query):
+            return None
+        if head == "relative" and relative_routes.handle(self, rest, query, int_param):
             return None
         self.respond_json(404, {"error": "not found", "path": path})
 
