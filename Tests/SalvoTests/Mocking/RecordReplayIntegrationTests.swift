@@ -56,6 +56,7 @@ import SalvoTesting
             let request = try #require(fixture?["request"] as? [String: Any])
             let response = try #require(fixture?["response"] as? [String: Any])
             #expect((request["headers"] as? [String: String])?["Authorization"] == "<redacted>")
+            #expect(response["url"] == nil, "no redirect, so the response came from the request's URL")
             if file.hasPrefix("GET_cookie_") {
                 #expect((response["headers"] as? [String: String])?.first { $0.key.lowercased() == "set-cookie" }?.value == "<redacted>")
             }
@@ -107,6 +108,9 @@ import SalvoTesting
         let replayed = try await replaying.response()
         #expect(live.url?.path == "/echo/\(key)/landed")
         #expect(replayed.url == live.url)
+        let fixture = try Data(contentsOf: folder.url.appendingPathComponent(try #require(try folder.fileNames().first)))
+        let response = (try JSONSerialization.jsonObject(with: fixture) as? [String: Any])?["response"] as? [String: Any]
+        #expect(response?["url"] as? String == live.url?.absoluteString)
     }
 
     /// `event` as replay gives it back: a body with the echoed token scrubbed, as recording does.
