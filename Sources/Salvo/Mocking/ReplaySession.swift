@@ -6,10 +6,10 @@ import FoundationNetworking
 /// A ``NetworkSession`` that answers from fixtures a ``RecordingSession`` wrote, with no network access.
 ///
 /// Requests are matched by method and URL (and body hash when ``FixtureOptions/matchesBody`` is
-/// on), after the same redaction recording applied. A response recorded after a redirect reports
-/// the URL it came from, as in production, so relative `Link` targets resolve the same way. A request with no fixture, or a fixture that
+/// on), after the same redaction recording applied. A request with no fixture, or a fixture that
 /// is empty, not JSON or not in the format, fails with ``NetworkError/invalidRequest(_:)`` (part
-/// `.fixture`) naming the request, the folder and the file.
+/// `.fixture`) naming the request, the folder and the file. A response recorded after a redirect
+/// reports the URL it came from, as in production, so relative `Link` targets resolve the same way.
 ///
 /// ```swift
 /// call.firingFunction = .replaying(from: fixtures)
