@@ -20,8 +20,9 @@ import Salvo
 ///
 /// The model shows the pager's latest state: each change of the pager reaches it on the main
 /// actor, and a property is only set when its value changed, so SwiftUI redraws what changed
-/// and nothing else. Items compare by value when they are `Equatable`; otherwise by `id`, and
-/// once more after every load that ended, since a page may bring the same ids with new contents.
+/// and nothing else. Items compare by value when they are `Equatable`; otherwise ``items`` is set
+/// whenever the pager rebuilt its list (each page that landed), since a page may bring the same
+/// ids with new contents.
 /// The model stops observing when it is released; the pager lives on with whoever else holds it.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
@@ -104,18 +105,24 @@ public final class PagingModel<Item: Identifiable & Sendable> {
     /// Sets each property whose value differs from the pager's newest state.
     private func showLatestState() {
         let state = pager.state
-        let loadEnded = isLoading && !state.isLoading
-        if !Self.isSame(items, state.items, afterLoadEnded: loadEnded) { items = state.items }
+        if !Self.isSame(items, state.items) { items = state.items }
         if isLoading != state.isLoading { isLoading = state.isLoading }
         if isRefreshing != state.isRefreshing { isRefreshing = state.isRefreshing }
         if hasMore != state.hasMore { hasMore = state.hasMore }
         if !Self.isSame(error, state.error) { error = state.error }
     }
 
-    private static func isSame(_ old: [Item], _ new: [Item], afterLoadEnded loadEnded: Bool) -> Bool {
+    private static func isSame(_ old: [Item], _ new: [Item]) -> Bool {
         guard old.count == new.count else { return false }
-        if let old = old as? any Equatable { return old.isEqual(to: new) }
-        return !loadEnded && old.map(\.id) == new.map(\.id)
+        if old.isEmpty || sharesStorage(old, new) { return true }
+        guard Item.self is any Equatable.Type else { return false }
+        return zip(old, new).allSatisfy { old, new in (old as? any Equatable)?.isEqual(to: new) == true }
+    }
+
+    /// Whether both arrays are copies of one storage: the pager hands out the same storage until
+    /// it changes its list, and storage shared by copies is never changed in place.
+    private static func sharesStorage(_ old: [Item], _ new: [Item]) -> Bool {
+        old.withUnsafeBufferPointer { old in new.withUnsafeBufferPointer { new in old.baseAddress == new.baseAddress } }
     }
 
     /// Errors are the same when they describe the same failure: a retry that fails the same way
