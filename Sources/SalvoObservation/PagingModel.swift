@@ -88,6 +88,14 @@ public final class PagingModel<Item: Identifiable & Sendable> {
         return isStarted
     }
 
+    /// Returns once no page is loading, with the model showing the result: for code that starts a
+    /// load with ``loadNextPageIfNeeded(currentItem:distance:)`` and must see it land (a test, a
+    /// command-line program). It starts nothing.
+    public func waitForLoad() async {
+        for await state in pager.states() where !state.isLoading { break }
+        showLatestState()
+    }
+
     /// Loads the first page again and replaces the items when it lands; returns then, for
     /// `.refreshable { }`. A page loading meanwhile is cancelled; the old items stay until the
     /// new ones arrive, and stay if the refresh fails.
