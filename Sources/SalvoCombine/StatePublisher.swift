@@ -20,9 +20,10 @@ import Salvo
 ///     .store(in: &cancellables)
 /// ```
 ///
-/// Each subscription observes on its own and holds only its stream of states, not the object.
-/// A subscriber that asks for fewer values than arrive gets the newest state when it next
-/// asks, never a stale one. Values arrive on a background thread; use `receive(on:)` to move.
+/// Values arrive on the main actor, like ``Pager/observe(_:)``'s, so a `@MainActor` screen model
+/// can `sink` without `receive(on:)`. Each subscription observes on its own and holds only its
+/// stream of states, not the object. States the subscriber had no time to read, or asked for no
+/// value for, are skipped: it always gets the newest state, never a stale one.
 public struct StatePublisher<State: Sendable>: Publisher, Sendable {
     /// The state snapshots.
     public typealias Output = State
@@ -58,8 +59,8 @@ extension Refresher {
     }
 }
 
-/// One subscription to a ``StatePublisher``: reads the stream in a task once there is demand
-/// and hands each state on, keeping only the newest while the subscriber asks for none.
+/// One subscription to a ``StatePublisher``: reads the stream in a main-actor task once there is
+/// demand and hands each state on there, keeping only the newest while the subscriber asks for none.
 ///
 /// `@unchecked Sendable`: every stored `var` is only touched while `lock` is held. The
 /// downstream subscriber is called outside the lock by one thread at a time: `isDelivering`
@@ -83,14 +84,14 @@ private final class StateSubscription<State: Sendable>: Subscription, @unchecked
     }
 
     func request(_ more: Subscribers.Demand) {
-        let unread: AsyncStream<State>? = lock.withLock {
-            guard downstream != nil, more > 0 else { return nil }
+        let (unread, hasPending): (AsyncStream<State>?, Bool) = lock.withLock {
+            guard downstream != nil, more > 0 else { return (nil, false) }
             demand += more
             defer { stream = nil }
-            return stream
+            return (stream, pending != nil)
         }
         if let unread { startReading(unread) }
-        deliver()
+        if hasPending { Task { @MainActor in self.deliver() } }
     }
 
     func cancel() {
@@ -106,7 +107,7 @@ private final class StateSubscription<State: Sendable>: Subscription, @unchecked
     }
 
     private func startReading(_ stream: AsyncStream<State>) {
-        let reader = Task { [weak self] in
+        let reader = Task { @MainActor [weak self] in
             for await state in stream {
                 guard let self else { return }
                 self.lock.withLock { self.pending = state }

@@ -115,8 +115,12 @@ import SalvoObservation
         #expect(model.loadNextPageIfNeeded(currentItem: items[7]))
         #expect(model.isLoading, "shown at once, not a main-queue turn later")
         #expect(!model.loadNextPageIfNeeded(currentItem: items[9]), "a page is already loading")
+        let waiting = Task { await model.waitForLoad() }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(model.items.count == 10, "still waiting for the held page")
         server.release()
-        try await waitUntil { await model.items.count == 20 }
+        await waiting.value
+        #expect(model.items.count == 20 && !model.isLoading, "shown when waitForLoad returns")
         #expect(server.requests.count == 2)
     }
 

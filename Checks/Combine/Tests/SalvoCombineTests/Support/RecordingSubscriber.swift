@@ -108,3 +108,12 @@ struct TimedOut: Error, CustomStringConvertible {
     let seconds: Double
     var description: String { "timed out after \(seconds) s" }
 }
+
+/// Polls a main-actor `condition` every 5 ms until it holds; throws `TimedOut` after `seconds`.
+@MainActor func waitUntilOnMainActor(_ seconds: Double = 10, _ condition: () -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        guard Date() < deadline else { throw TimedOut(seconds: seconds) }
+        try await Task.sleep(nanoseconds: 5_000_000)
+    }
+}
