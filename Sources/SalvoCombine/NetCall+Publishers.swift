@@ -35,7 +35,7 @@ extension NetCall {
     ///   - decoder: decodes the body, like ``NetCall/value(as:decoder:)``.
     /// - Returns: a publisher failing with `NetworkError`; `.decoding` carries the body that did not decode.
     public func valuePublisher<T: Decodable & Sendable>(as type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) -> CallPublisher<T, NetworkError> {
-        let typed = TypedCall<T, Never>(self, decoder: decoder)
+        let typed = TypedCall<T, UnreadErrorBody>(self, decoder: decoder)
         return CallPublisher { completion in
             typed.fire(on: callbackQueue) { result in completion(result.mapError(\.error)) }
         }
@@ -59,6 +59,15 @@ extension NetCall {
         decoder: JSONDecoder = JSONDecoder()
     ) -> CallPublisher<T, APIError<E>> {
         TypedCall<T, E>(self, decoder: decoder).valuePublisher()
+    }
+}
+
+/// The error body of a value publisher that fails with the bare `NetworkError`: never decoded.
+///
+/// Not `Never`, whose `Decodable` conformance needs macOS 14 / iOS 17 on Apple platforms.
+private struct UnreadErrorBody: Decodable, Sendable {
+    init(from decoder: any Decoder) throws {
+        throw DecodingError.typeMismatch(Self.self, .init(codingPath: decoder.codingPath, debugDescription: "the error body is not read"))
     }
 }
 #endif
