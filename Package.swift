@@ -14,17 +14,24 @@ let package = Package(
     products: [
         .library(name: "Salvo", targets: ["Salvo"]),
         .library(name: "SalvoTesting", targets: ["SalvoTesting"]),
+        // Reactive layers, each its own product so `Salvo` imports neither Combine nor Observation.
+        .library(name: "SalvoCombine", targets: ["SalvoCombine"]),
+        .library(name: "SalvoObservation", targets: ["SalvoObservation"]),
     ],
     targets: [
         .target(name: "Salvo", swiftSettings: upcomingFeatures),
         .target(name: "SalvoTesting", dependencies: ["Salvo"], swiftSettings: upcomingFeatures),
+        // Compiles to nothing where Combine is missing (Linux); Checks/Combine builds the same
+        // sources against OpenCombine and runs their tests.
+        .target(name: "SalvoCombine", dependencies: ["Salvo"], swiftSettings: upcomingFeatures),
+        .target(name: "SalvoObservation", dependencies: ["Salvo"], swiftSettings: upcomingFeatures),
         // The demo: SalvoDemoKit only configures calls; `swift run salvo-demo` fires them. Not a product:
         // an executable target of the root package runs here, and packages that depend on Salvo never see it.
         .target(name: "SalvoDemoKit", dependencies: ["Salvo"], resources: [.copy("Fixtures")], swiftSettings: upcomingFeatures),
-        .executableTarget(name: "salvo-demo", dependencies: ["Salvo", "SalvoDemoKit"], path: "Sources/SalvoDemo", swiftSettings: upcomingFeatures),
+        .executableTarget(name: "salvo-demo", dependencies: ["Salvo", "SalvoDemoKit", "SalvoObservation"], path: "Sources/SalvoDemo", swiftSettings: upcomingFeatures),
         .testTarget(
             name: "SalvoTests",
-            dependencies: ["Salvo", "SalvoTesting", "SalvoDemoKit"],
+            dependencies: ["Salvo", "SalvoTesting", "SalvoDemoKit", "SalvoObservation"],
             exclude: ["Support/loopback_server.py", "Support/catalog_routes.py", "Support/wire_routes.py", "Support/challenge_routes.py", "Support/redirect_routes.py", "Support/empty_routes.py", "Support/relative_routes.py"],
             swiftSettings: upcomingFeatures
         ),

@@ -14,6 +14,7 @@ struct CatalogTour {
 
     func run() async throws(Stop) {
         try await pages()
+        try await observedList()
         await bookThatDoesNotExist()
         await emptySearch()
         try await favourites()
@@ -36,6 +37,18 @@ struct CatalogTour {
         if let error = pager.error { throw Stop(message: "Could not refresh: \(error.localizedDescription)") }
         say("")
         say("Pull to refresh: page 1 reloaded and replaced the list → \(pager.items.count) books, first \"\(pager.items.first?.title ?? "-")\"")
+    }
+
+    /// The same pager behind `PagingModel`, the `@Observable` model a SwiftUI list holds.
+    @MainActor private func observedList() async throws(Stop) {
+        guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return }
+        let list = ObservedBookList(pager: api.bookPager())
+        let shown = await list.run()
+        if let error = list.error { throw Stop(message: "Could not load the list: \(error.localizedDescription)") }
+        say("")
+        say("PagingModel, the @Observable model a SwiftUI List holds: " + shown.joined(separator: "; "))
+        // Only the items: loading flags of a load too quick to show (a replayed fixture) may be skipped.
+        say("  withObservationTracking saw the items change \(list.changes["items", default: 0]) times: one redraw per list shown")
     }
 
     /// The callback API on the main actor: a view model attaches its own methods; the 404's

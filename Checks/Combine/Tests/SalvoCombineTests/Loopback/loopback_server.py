@@ -1,0 +1,1 @@
+../../../../../Tests/SalvoTests/Support/loopback_server.py

@@ -1,0 +1,33 @@
+#if canImport(Combine)
+import Combine
+#elseif canImport(OpenCombine)
+import OpenCombine
+#endif
+#if canImport(Combine) || canImport(OpenCombine)
+import Foundation
+import Salvo
+
+extension TypedCall {
+    /// A publisher of the decoded value, failing with the error and the server's error body.
+    ///
+    /// ```swift
+    /// api.createIssue(draft).valuePublisher()
+    ///     .receive(on: DispatchQueue.main)
+    ///     .sink(receiveCompletion: { completion in
+    ///         if case .failure(let error) = completion { self.alert(error.body?.message ?? error.localizedDescription) }
+    ///     }, receiveValue: { issue in self.show(issue) })
+    ///     .store(in: &cancellables)
+    /// ```
+    ///
+    /// The call fires on the subscriber's first demand, through its `firingFunction` and actions,
+    /// after its own handlers; see ``CallPublisher``. The failure is ``APIError``, as for ``TypedCall/value()``.
+    public func valuePublisher() -> CallPublisher<Value, APIError<ErrorBody>> {
+        CallPublisher { completion in fire(on: call.callbackQueue, completion) }
+    }
+
+    /// A publisher of the whole typed response: the value with its status, header fields and final URL.
+    public func responsePublisher() -> CallPublisher<TypedResponse<Value>, APIError<ErrorBody>> {
+        CallPublisher { completion in fireForResponse(on: call.callbackQueue, completion) }
+    }
+}
+#endif
