@@ -123,7 +123,7 @@ import SalvoTesting
     }
 
     private static func body(_ events: [ResponderEvent]) throws -> Data {
-        guard case .data(let data) = events.last else { throw LoopbackServerError("no body in \(events)") }
+        guard case .data(let data) = events.last else { throw TestServerError("no body in \(events)") }
         return data
     }
 }
