@@ -61,8 +61,12 @@ public struct ValidationAction: NetworkAction {
     /// nothing to check, whatever `Content-Type` the server sent along.
     private func contentTypeProblem(_ header: String?, hasBody: Bool) -> String? {
         guard let contentTypes, !contentTypes.isEmpty, hasBody else { return nil }
-        guard let header, let type = MediaType(header) else {
+        guard let header else {
             return "the response has no Content-Type; expected \(contentTypes.joined(separator: ", "))"
+        }
+        // Two Content-Type fields arrive joined ("a/b, c/d"), which is no media type either.
+        guard let type = MediaType(header) else {
+            return "Content-Type \"\(header)\" is not a media type; expected \(contentTypes.joined(separator: ", "))"
         }
         guard contentTypes.compactMap(MediaType.init).contains(where: { $0.accepts(type) }) else {
             return "content type \(type) is not accepted; expected \(contentTypes.joined(separator: ", "))"

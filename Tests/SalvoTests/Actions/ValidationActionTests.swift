@@ -44,6 +44,13 @@ import Testing
         #expect((try? await fire(status: 204, contentType: nil, body: "", server: [validation]).get()) != nil)
     }
 
+    @Test(arguments: ["application/json, application/problem+json", "json", ""])
+    func anUnreadableContentTypeIsRefusedQuotingIt(_ header: String) async {
+        let outcome = await fire(contentType: header, server: [ValidationAction.json])
+        guard case .failure(.unacceptableResponse(let problem)) = outcome else { Issue.record("got \(outcome)"); return }
+        #expect(problem.reason.hasPrefix("Content-Type \"\(header)\" is not a media type"), "\(problem.reason)")
+    }
+
     @Test(arguments: [(204, "text/html; charset=utf-8"), (205, "text/plain"), (200, "application/octet-stream")])
     func anEmptySuccessPassesWhateverItsContentType(_ status: Int, _ contentType: String) async throws {
         let response = try await fire(status: status, contentType: contentType, body: "", server: [ValidationAction.json]).get()
