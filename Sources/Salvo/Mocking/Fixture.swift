@@ -23,6 +23,8 @@ struct Fixture: Codable, Sendable, Equatable {
     var version: Int
     var request: Request
     var response: Response
+    /// When the exchange was recorded (ISO 8601), only with ``FixtureOptions/recordsTimestamps``.
+    var recordedAt: String?
 
     /// What was sent, with secrets redacted.
     struct Request: Codable, Sendable, Equatable {
@@ -67,6 +69,17 @@ struct Fixture: Codable, Sendable, Equatable {
         }
     }
 
+    /// A fixture of `request` and its answer, redacted and, unless `options` ask for timestamps,
+    /// without the response's `Date` header, so the same exchange always gives the same file.
+    init(request: URLRequest, response: HTTPURLResponse, body: Data?, options: FixtureOptions) {
+        self.init(request: request, response: response, body: body, redaction: options.redaction)
+        if options.recordsTimestamps {
+            recordedAt = ISO8601DateFormatter().string(from: Date())
+        } else {
+            self.response.headers = self.response.headers.filter { $0.key.lowercased() != "date" }
+        }
+    }
+
     /// A fixture of `request` and its answer, with `redaction` applied to both before anything is kept.
     init(request: URLRequest, response: HTTPURLResponse, body: Data?, redaction: Redaction) {
         let redacted = redaction.redact(request)
@@ -101,14 +114,27 @@ struct Fixture: Codable, Sendable, Equatable {
         return try encoder.encode(self) + Data("\n".utf8)
     }
 
+    /// What to do about a fixture in format `version`, which this Salvo does not read.
+    static func versionProblem(_ version: Int, file: URL) -> String {
+        let rerecord = "re-record it: run the tests once with \(FixtureMode.environmentVariable)=rerecord, or fire through FiringFunction.recording(to:)"
+        if version > currentVersion {
+            return "fixture file \(file.path) is in format version \(version), newer than the version \(currentVersion) this Salvo reads; update Salvo, or \(rerecord)"
+        }
+        return "fixture file \(file.path) is in format version \(version), older than the version \(currentVersion) this Salvo reads; \(rerecord)"
+    }
+
     /// Loads and checks the fixture at `url`.
     ///
     /// - Throws: ``NetworkError/invalidRequest(_:)`` with part `.fixture` naming the file when it
     ///   is missing, empty, not JSON, not in this format, or holds an impossible status or body.
     static func load(from url: URL) throws(NetworkError) -> Fixture {
         let data = try FixtureFile.read(url)
-        guard (try? JSONSerialization.jsonObject(with: data)) != nil else {
+        guard let json = try? JSONSerialization.jsonObject(with: data) else {
             throw FixtureFile.problem("fixture file \(url.path) is not JSON")
+        }
+        // Checked before decoding: another version may be shaped differently, and the version says what to do.
+        if let version = (json as? [String: Any])?["version"] as? Int, version != currentVersion {
+            throw FixtureFile.problem(versionProblem(version, file: url))
         }
         let fixture: Fixture
         do {
@@ -119,7 +145,7 @@ struct Fixture: Codable, Sendable, Equatable {
             throw FixtureFile.problem("fixture file \(url.path) is not a Salvo fixture: \(error)")
         }
         guard fixture.version == currentVersion else {
-            throw FixtureFile.problem("fixture file \(url.path) has version \(fixture.version); this Salvo reads version \(currentVersion)")
+            throw FixtureFile.problem(versionProblem(fixture.version, file: url))
         }
         guard (100...599).contains(fixture.response.status) else {
             throw FixtureFile.problem("fixture file \(url.path) has status \(fixture.response.status), outside 100–599")

@@ -26,4 +26,10 @@ enum FixtureFile {
     static func problem(_ reason: String) -> NetworkError {
         .invalidRequest(RequestProblem(.fixture, reason))
     }
+
+    /// The sentence `error` says about a fixture, without the error's framing.
+    static func reason(of error: NetworkError) -> String {
+        if case .invalidRequest(let problem) = error { return problem.reason }
+        return error.description
+    }
 }

@@ -20,32 +20,35 @@ public struct ReplaySession: NetworkSession {
     /// How fixtures are named, matched and redacted; use the options they were recorded with.
     public let options: FixtureOptions
     private let mock: MockSession
+    private let occurrences = FixtureOccurrences()
 
     /// A session serving fixtures from `folder`, optionally under simulated `conditions`.
     public init(from folder: URL, options: FixtureOptions = .default, conditions: NetworkConditions = .ideal) {
         self.folder = folder
         self.options = options
         mock = MockSession(conditions: conditions) { request in
-            Self.answer(request.request, folder: folder, options: options)
+            Self.answer(request.request, occurrence: 1, folder: folder, options: options)
         }
     }
 
-    /// Answers `request` from its fixture.
+    /// Answers `request` from its fixture; the n-th identical request gets the n-th recorded
+    /// occurrence, or the last one recorded when there are fewer.
     public func start(
         _ request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> any NetworkSessionTask {
-        mock.start(request, completion: completion)
+        let occurrence = occurrences.next(for: FixtureName.fileName(for: request, options: options))
+        return mock.start(request, answering: Self.answer(request, occurrence: occurrence, folder: folder, options: options), completion: completion)
     }
 
-    private static func answer(_ request: URLRequest, folder: URL, options: FixtureOptions) -> MockResponse {
+    /// The recorded answer to `occurrence` of `request`, or a problem naming the missing or broken file.
+    static func answer(_ request: URLRequest, occurrence: Int, folder: URL, options: FixtureOptions) -> MockResponse {
         let name = FixtureName.fileName(for: request, options: options)
-        let file = folder.appendingPathComponent(name)
         let method = (request.httpMethod ?? "GET").uppercased()
         let url = FixtureName.matchURL(request.url, options: options)
-        guard FileManager.default.fileExists(atPath: file.path) else {
+        guard let file = FixtureOccurrences.existingFile(name, occurrence: occurrence, in: folder) else {
             return MockResponse(.problem(
-                reason: "no recorded fixture for \(method) \(url) in \(folder.path) (expected \(name)); record it with FiringFunction.recording(to:)",
+                reason: "no recorded fixture for \(method) \(url) in \(folder.path) (expected \(name)); record it with FiringFunction.recording(to:), or run once with \(FixtureMode.environmentVariable)=record-missing",
                 part: .fixture
             ))
         }
@@ -60,12 +63,7 @@ public struct ReplaySession: NetworkSession {
             }
             return MockResponse(.http(status: fixture.response.status, headers: [:], body: .recorded(fixture.response)))
         } catch {
-            return MockResponse(.problem(reason: Self.reason(error), part: .fixture))
+            return MockResponse(.problem(reason: FixtureFile.reason(of: error), part: .fixture))
         }
-    }
-
-    private static func reason(_ error: NetworkError) -> String {
-        if case .invalidRequest(let problem) = error { return problem.reason }
-        return error.description
     }
 }
