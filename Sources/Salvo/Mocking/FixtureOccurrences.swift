@@ -52,4 +52,19 @@ struct FixtureOccurrences: Sendable {
             occurrence += 1
         }
     }
+
+    /// The fixture file names in `folder` in recording order per exchange: by first-occurrence
+    /// name, then occurrence (`x.json`, `x.2.json`, `x.10.json`). Empty when the folder is missing.
+    static func orderedFileNames(in folder: URL) -> [String] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".json") }
+        return names.map { name -> (String, Int, String) in
+            let stem = name.dropLast(5)
+            if let dot = stem.lastIndex(of: "."), let occurrence = Int(stem[stem.index(after: dot)...]), occurrence > 1 {
+                return (String(stem[..<dot]) + ".json", occurrence, name)
+            }
+            return (name, 1, name)
+        }
+        .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        .map(\.2)
+    }
 }

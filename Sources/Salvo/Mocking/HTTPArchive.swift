@@ -58,7 +58,7 @@ public enum HTTPArchive {
         return written
     }
 
-    /// Writes every fixture in `folder` (by file name) to a HAR file at `archive`, redacting with `redaction`.
+    /// Writes every fixture in `folder` (by file name, repeats in order) to a HAR file at `archive`, redacting with `redaction`.
     ///
     /// - Throws: ``NetworkError/invalidRequest(_:)`` (part `.fixture`) naming a fixture that
     ///   cannot be read or the archive that cannot be written.
@@ -74,7 +74,7 @@ public enum HTTPArchive {
     /// The HAR document of every fixture in `folder` (by file name), redacted with `redaction`:
     /// pretty-printed with sorted keys, so the same fixtures always give the same bytes.
     public static func exportData(fixturesIn folder: URL, redaction: Redaction = .default) throws(NetworkError) -> Data {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        let names = FixtureOccurrences.orderedFileNames(in: folder)
         var entries: [HARFormat.Entry] = []
         for name in names {
             entries.append(entry(for: try Fixture.load(from: folder.appendingPathComponent(name)), redaction: redaction))
