@@ -88,7 +88,7 @@ public struct Cassette: NetworkSession {
         case .rerecord: replays = false
         }
         if replays {
-            let answer = ReplaySession.answer(request, occurrence: occurrence, folder: folder, options: options)
+            let answer = ReplaySession.answer(request, named: name, occurrence: occurrence, folder: folder, options: options)
             return replayer.start(request, answering: answer, completion: completion)
         }
         if mode == .passThrough { return base.start(request, completion: completion) }

@@ -54,6 +54,11 @@ struct Fixture: Codable, Sendable, Equatable {
         var text: String?
         var base64: String?
 
+        init(text: String?, base64: String?) {
+            self.text = text
+            self.base64 = base64
+        }
+
         init(_ data: Data) {
             if let text = String(data: data, encoding: .utf8), Data(text.utf8) == data {
                 self.text = text
@@ -67,6 +72,14 @@ struct Fixture: Codable, Sendable, Equatable {
             if let text { return Data(text.utf8) }
             return base64.flatMap { Data(base64Encoded: $0) }
         }
+    }
+
+    /// A fixture from its parts.
+    init(version: Int, request: Request, response: Response, recordedAt: String?) {
+        self.version = version
+        self.request = request
+        self.response = response
+        self.recordedAt = recordedAt
     }
 
     /// A fixture of `request` and its answer, redacted and, unless `options` ask for timestamps,
@@ -123,26 +136,35 @@ struct Fixture: Codable, Sendable, Equatable {
         return "fixture file \(file.path) is in format version \(version), older than the version \(currentVersion) this Salvo reads; \(rerecord)"
     }
 
+    /// Why `data`, the contents of `file`, did not decode: not JSON, another format version (which
+    /// may be shaped differently, so the version says what to do), or a missing or wrong field.
+    private static func problem(decoding data: Data, file: URL, error: any Error) -> NetworkError {
+        guard let json = try? JSONSerialization.jsonObject(with: data) else {
+            return FixtureFile.problem("fixture file \(file.path) is not JSON")
+        }
+        if let version = (json as? [String: Any])?["version"] as? Int, version != currentVersion {
+            return FixtureFile.problem(versionProblem(version, file: file))
+        }
+        let reason = (error as? DecodingError)?.plainReason ?? "\(error)"
+        return FixtureFile.problem("fixture file \(file.path) is not a Salvo fixture: \(reason)")
+    }
+
     /// Loads and checks the fixture at `url`.
     ///
     /// - Throws: ``NetworkError/invalidRequest(_:)`` with part `.fixture` naming the file when it
     ///   is missing, empty, not JSON, not in this format, or holds an impossible status or body.
     static func load(from url: URL) throws(NetworkError) -> Fixture {
         let data = try FixtureFile.read(url)
-        guard let json = try? JSONSerialization.jsonObject(with: data) else {
-            throw FixtureFile.problem("fixture file \(url.path) is not JSON")
-        }
-        // Checked before decoding: another version may be shaped differently, and the version says what to do.
-        if let version = (json as? [String: Any])?["version"] as? Int, version != currentVersion {
-            throw FixtureFile.problem(versionProblem(version, file: url))
-        }
         let fixture: Fixture
-        do {
-            fixture = try JSONDecoder().decode(Fixture.self, from: data)
-        } catch let error as DecodingError {
-            throw FixtureFile.problem("fixture file \(url.path) is not a Salvo fixture: \(error.plainReason)")
-        } catch {
-            throw FixtureFile.problem("fixture file \(url.path) is not a Salvo fixture: \(error)")
+        if let parsed = Fixture(parsing: data) {
+            fixture = parsed
+        } else {
+            // The slower decoder says what is wrong (a missing or mistyped field), or rarely reads it after all.
+            do {
+                fixture = try JSONDecoder().decode(Fixture.self, from: data)
+            } catch {
+                throw problem(decoding: data, file: url, error: error)
+            }
         }
         guard fixture.version == currentVersion else {
             throw FixtureFile.problem(versionProblem(fixture.version, file: url))

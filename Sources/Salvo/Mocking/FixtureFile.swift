@@ -7,13 +7,13 @@ enum FixtureFile {
     /// - Throws: ``NetworkError/invalidRequest(_:)`` (part `.fixture`) when the file is missing,
     ///   unreadable or empty.
     static func read(_ url: URL) throws(NetworkError) -> Data {
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw problem("fixture file \(url.path) does not exist")
-        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw problem("fixture file \(url.path) does not exist")
+            }
             throw problem("fixture file \(url.path) could not be read: \(error.localizedDescription)")
         }
         guard !data.isEmpty else {

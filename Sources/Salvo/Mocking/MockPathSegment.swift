@@ -24,7 +24,8 @@ enum MockPathSegment: Sendable, Hashable {
 
     /// The non-empty segments of a path, ignoring leading, trailing and doubled slashes.
     static func split(_ path: String) -> [String] {
-        path.split(separator: "/").map(String.init)
+        // Byte-wise: splitting on a Character compares grapheme clusters, several times slower.
+        path.utf8.split(separator: UInt8(ascii: "/")).map { String(Substring($0)) }
     }
 
     /// Matches `pattern` against `path`, returning captured parameters, or nil.

@@ -21,6 +21,9 @@ public struct MockRoute: Sendable {
     /// Conditions on the body, headers or a scenario that a request must also meet; see ``matching(_:)``.
     public private(set) var matchers: [MockMatcher] = []
     let segments: [MockPathSegment]
+    /// How specific the route is: per segment literal > `:param` > `*` > `**`, compared left to
+    /// right; stored, as matching compares it for every candidate.
+    let specificity: [Int]
     private(set) var answer: @Sendable (MockRequest) -> MockResponse
 
     /// A route answering `method` requests whose path matches `pattern` and whose query has `query`.
@@ -34,6 +37,7 @@ public struct MockRoute: Sendable {
         self.pattern = pattern
         self.query = query
         self.segments = MockPathSegment.parse(pattern)
+        self.specificity = segments.map(\.specificity)
         self.answer = answer
     }
 
@@ -128,9 +132,6 @@ public struct MockRoute: Sendable {
         }
         return MockPathSegment.match(segments[...], path[...])
     }
-
-    /// How specific the route is: per segment literal > `:param` > `*` > `**`, compared left to right.
-    var specificity: [Int] { segments.map(\.specificity) }
 
     /// How many conditions beyond the path the route sets: query items and matchers.
     var conditionCount: Int { query.count + matchers.count }

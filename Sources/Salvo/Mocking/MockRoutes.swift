@@ -95,25 +95,28 @@ public struct MockRoutes: Sendable {
 
     private func locate(_ request: URLRequest) -> Result<Found, NoRoute> {
         let method = HTTPMethod(request.httpMethod ?? "GET")
-        guard let url = request.url,
-              let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+        guard let url = request.url else {
             return .failure(NoRoute(message: "No mock route matches \(method) with no URL; give the call a URL."))
         }
-        let path = MockPathSegment.split(components.percentEncodedPath).map { $0.contains("%") ? $0.removingPercentEncoding ?? $0 : $0 }
+        let path = MockPathSegment.split(Self.percentEncodedPath(of: url)).map { segment in
+            segment.utf8.contains(UInt8(ascii: "%")) ? segment.removingPercentEncoding ?? segment : segment
+        }
         if path.starts(with: baseSegments) {
             let relative = Array(path.dropFirst(baseSegments.count))
-            if let found = best(method: method, path: relative, components: components, request: request) { return .success(found) }
-            if method == .head, let found = best(method: .get, path: relative, components: components, request: request) { return .success(found) }
+            if let found = best(method: method, path: relative, url: url, request: request) { return .success(found) }
+            if method == .head, let found = best(method: .get, path: relative, url: url, request: request) { return .success(found) }
         }
         return .failure(NoRoute(message: noMatchMessage(method: method, url: url, request: request)))
     }
 
-    private func best(method: HTTPMethod, path: [String], components: URLComponents, request: URLRequest) -> Found? {
+    private func best(method: HTTPMethod, path: [String], url: URL, request: URLRequest) -> Found? {
         var best: (position: Int, parameters: [String: String])?
         var query: [String: String]?
         index.forEachCandidate(method: method, path: path) { position in
             let route = routes[position]
-            if !route.query.isEmpty, query == nil { query = Self.queryItems(of: components) }
+            if !route.query.isEmpty, query == nil {
+                query = URLComponents(url: url, resolvingAgainstBaseURL: false).map(Self.queryItems(of:)) ?? [:]
+            }
             guard let parameters = route.match(path: path, query: query ?? [:]) else { return }
             if !route.matchers.isEmpty {
                 let candidate = MockRequest(request, parameters: parameters)
@@ -124,6 +127,15 @@ public struct MockRoutes: Sendable {
         }
         guard let best else { return nil }
         return Found(position: best.position, request: MockRequest(request, parameters: best.parameters))
+    }
+
+    /// The path of `url` as sent, still percent-encoded; read from the already parsed URL where
+    /// the platform allows, as `URLComponents` would parse it again (about 1 µs).
+    static func percentEncodedPath(of url: URL) -> String {
+        if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
+            return url.path(percentEncoded: true)
+        }
+        return URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
     }
 
     /// The decoded query items; for a repeated name the last value wins.

@@ -67,12 +67,18 @@ public struct Redaction: Sendable, Hashable {
         guard !queryKeys.isEmpty,
               var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let query = components.percentEncodedQuery else { return url }
+        var didHide = false
         let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
             guard let equals = item.firstIndex(of: "=") else { return String(item) }
             let rawName = item[..<equals]
-            let name = rawName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(rawName)
-            return hidesQueryKey(name) ? rawName + "=" + Self.encodedPlaceholder : String(item)
+            let isEncoded = rawName.utf8.contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }
+            let name = isEncoded ? rawName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(rawName) : String(rawName)
+            guard hidesQueryKey(name) else { return String(item) }
+            didHide = true
+            return rawName + "=" + Self.encodedPlaceholder
         }
+        // Rebuilding the URL costs more than the rest (replay and recording name every request).
+        guard didHide else { return url }
         components.percentEncodedQuery = items.joined(separator: "&")
         return components.url ?? url
     }

@@ -79,4 +79,24 @@ import SalvoTesting
         let text = try String(contentsOf: folder.url.appendingPathComponent(try call.fixtureFileName(options: options)), encoding: .utf8)
         #expect(text.contains("\"recordedAt\"") && text.contains("Mon, 23 Nov 2026 09:00:00 GMT"))
     }
+
+    @Test(arguments: [
+        (#"{"version": true, "request": {"method": "GET", "url": "https://api.example.com/v1/thing", "headers": {}}, "response": {"status": 200, "headers": {}}}"#, "is not a Salvo fixture"),
+        (#"{"version": 1, "request": {"method": "GET", "url": "https://api.example.com/v1/thing", "headers": {}}, "response": {"status": true, "headers": {}}}"#, "is not a Salvo fixture"),
+        (#"{"version": 1, "request": {"method": "GET", "url": "https://api.example.com/v1/thing", "headers": {}, "bodyHash": 5}, "response": {"status": 200, "headers": {}}}"#, "is not a Salvo fixture"),
+        (#"{"version": 1, "request": {"method": "GET", "url": "https://api.example.com/v1/thing", "headers": {}}, "response": {"status": 200.5, "headers": {}}}"#, "is not a Salvo fixture"),
+    ])
+    func theFastReaderRefusesWhatTheDecoderRefuses(contents: String, message: String) async throws {
+        let folder = try TemporaryFolder()
+        let call = NetCall(server: Self.server, endpoint: .get("/thing"), callbackQueue: .immediate, firingFunction: .replaying(from: folder.url))
+        try Data(contents.utf8).write(to: folder.url.appendingPathComponent(try call.fixtureFileName()))
+        let error = await #expect(throws: NetworkError.self) { try await call.response() }
+        #expect(error?.localizedDescription.contains(message) == true, "\(String(describing: error?.localizedDescription))")
+    }
+
+    @Test func nullOptionalFieldsReadAsAbsent() throws {
+        let data = Data(#"{"version": 1, "request": {"method": "GET", "url": "u", "headers": {}, "bodyHash": null}, "response": {"status": 204, "headers": {"A": "1"}, "body": null, "url": null}}"#.utf8)
+        let parsed = try #require(Fixture(parsing: data))
+        #expect(parsed == (try JSONDecoder().decode(Fixture.self, from: data)))
+    }
 }
