@@ -98,14 +98,19 @@ extension MockSession {
             let (data, urlResponse, error) = response.resolve(for: current, reusing: memo)
             guard error == nil, let http = urlResponse as? HTTPURLResponse else { return (data, urlResponse, error) }
             guard let next = MockRedirect.request(after: current, response: http) else {
-                let isHead = current.httpMethod?.uppercased() == "HEAD"
-                return (isHead ? Data() : data, urlResponse, nil)
+                return (isHead(current) ? Data() : data, urlResponse, nil)
             }
             hops += 1
             guard hops <= MockRedirect.maximumRedirects else { return (nil, nil, MockRedirect.tooManyRedirects(at: next.url)) }
             current = next
             response = answer(MockRequest(next)).next()
         }
+    }
+
+    /// Whether `request` is a `HEAD`; without allocating for the common methods.
+    private static func isHead(_ request: URLRequest) -> Bool {
+        guard let method = request.httpMethod, method.utf8.count == 4 else { return false }
+        return method == "HEAD" || method.uppercased() == "HEAD"
     }
 }
 

@@ -34,6 +34,11 @@ import SalvoTesting
 
     static let noEnvironment: [String: String] = [:]
 
+    /// A cassette over `folder` in `mode` sending through `network`, whatever the environment says.
+    static func cassette(_ folder: TemporaryFolder, _ mode: FixtureMode, _ network: FakeSession) -> Cassette {
+        Cassette(at: folder.url, mode: mode, through: network, environment: noEnvironment)
+    }
+
     @Test func recordingARepeatedExchangeKeepsEveryOccurrenceAndReplayServesThemInOrder() async throws {
         let folder = try TemporaryFolder()
         let recording = FiringFunction.recording(to: folder.url, through: Self.countingNetwork())
@@ -56,7 +61,7 @@ import SalvoTesting
     @Test func replayModeNeverTouchesTheNetworkAndSaysHowToRecord() async throws {
         let folder = try TemporaryFolder()
         let network = Self.countingNetwork()
-        let cassette = Cassette(at: folder.url, mode: .replay, through: network, environment: Self.noEnvironment)
+        let cassette = Self.cassette(folder, .replay, network)
         let answer = await Self.fire("/missing", cassette.firingFunction)
         #expect(answer.contains("no recorded fixture for GET https://api.example.com/missing"))
         #expect(answer.contains("SALVO_FIXTURE_MODE=record-missing"))
@@ -66,9 +71,9 @@ import SalvoTesting
     @Test func recordMissingRecordsOnlyWhatIsMissingThenReplays() async throws {
         let folder = try TemporaryFolder()
         let network = Self.countingNetwork()
-        let first = Cassette(at: folder.url, mode: .recordMissing, through: network, environment: Self.noEnvironment)
+        let first = Self.cassette(folder, .recordMissing, network)
         #expect(await Self.fire("/a", first.firingFunction) == "1")
-        let second = Cassette(at: folder.url, mode: .recordMissing, through: network, environment: Self.noEnvironment)
+        let second = Self.cassette(folder, .recordMissing, network)
         #expect(await Self.fire("/a", second.firingFunction) == "1")
         #expect(await Self.fire("/b", second.firingFunction) == "2")
         #expect(await Self.fire("/a", second.firingFunction) == "3", "a second occurrence was missing, so it is recorded")
@@ -79,17 +84,17 @@ import SalvoTesting
     @Test func rerecordSendsEverythingAndReplacesFixtures() async throws {
         let folder = try TemporaryFolder()
         let network = Self.countingNetwork()
-        _ = await Self.fire("/a", Cassette(at: folder.url, mode: .recordMissing, through: network, environment: Self.noEnvironment).firingFunction)
-        let rerecord = Cassette(at: folder.url, mode: .rerecord, through: network, environment: Self.noEnvironment)
+        _ = await Self.fire("/a", Self.cassette(folder, .recordMissing, network).firingFunction)
+        let rerecord = Self.cassette(folder, .rerecord, network)
         #expect(await Self.fire("/a", rerecord.firingFunction) == "2")
-        #expect(await Self.fire("/a", Cassette(at: folder.url, through: network, environment: Self.noEnvironment).firingFunction) == "2")
+        #expect(await Self.fire("/a", Self.cassette(folder, .replay, network).firingFunction) == "2")
     }
 
     @Test func passThroughReplaysWhatExistsAndSendsTheRestUnrecorded() async throws {
         let folder = try TemporaryFolder()
         let network = Self.countingNetwork()
-        _ = await Self.fire("/a", Cassette(at: folder.url, mode: .recordMissing, through: network, environment: Self.noEnvironment).firingFunction)
-        let pass = Cassette(at: folder.url, mode: .passThrough, through: network, environment: Self.noEnvironment)
+        _ = await Self.fire("/a", Self.cassette(folder, .recordMissing, network).firingFunction)
+        let pass = Self.cassette(folder, .passThrough, network)
         #expect(await Self.fire("/a", pass.firingFunction) == "1")
         #expect(await Self.fire("/b", pass.firingFunction) == "2")
         #expect(pass.fileNames.count == 1)
