@@ -154,7 +154,14 @@ struct Fixture: Codable, Sendable, Equatable {
     /// - Throws: ``NetworkError/invalidRequest(_:)`` with part `.fixture` naming the file when it
     ///   is missing, empty, not JSON, not in this format, or holds an impossible status or body.
     static func load(from url: URL) throws(NetworkError) -> Fixture {
-        let data = try FixtureFile.read(url)
+        try load(FixtureFile.read(url), from: url)
+    }
+
+    /// Checks `data`, the contents of the fixture file `url`, and returns the fixture in it.
+    ///
+    /// - Throws: as ``load(from:)`` does, for an empty file too.
+    static func load(_ data: Data, from url: URL) throws(NetworkError) -> Fixture {
+        guard !data.isEmpty else { throw FixtureFile.problem("fixture file \(url.path) is empty") }
         let fixture: Fixture
         if let parsed = Fixture(parsing: data) {
             fixture = parsed

@@ -64,7 +64,7 @@ public struct Redaction: Sendable, Hashable {
     ///
     /// Everything else in the URL, including the order and encoding of other items, is kept byte for byte.
     public func redact(_ url: URL) -> URL {
-        guard !queryKeys.isEmpty,
+        guard !queryKeys.isEmpty, Self.hasQuery(url),
               var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let query = components.percentEncodedQuery else { return url }
         var didHide = false
@@ -94,4 +94,13 @@ public struct Redaction: Sendable, Hashable {
     }
 
     private static let encodedPlaceholder = "%3Credacted%3E"
+
+    /// Whether `url` has a query, read from the parsed URL where the platform allows rather than
+    /// parsed again by `URLComponents`.
+    private static func hasQuery(_ url: URL) -> Bool {
+        if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
+            return url.query(percentEncoded: true) != nil
+        }
+        return true
+    }
 }
