@@ -126,11 +126,11 @@ public struct MockRoute: Sendable {
     }
 
     /// The captured parameters when `path` (decoded segments) and `items` satisfy this route.
-    func match(path: [String], query items: [String: String]) -> [String: String]? {
+    func match(path: ArraySlice<String>, query items: [String: String]) -> [String: String]? {
         for (name, value) in query {
             guard let actual = items[name], value == "*" || actual == value else { return nil }
         }
-        return MockPathSegment.match(segments[...], path[...])
+        return MockPathSegment.match(segments[...], path)
     }
 
     /// How many conditions beyond the path the route sets: query items and matchers.

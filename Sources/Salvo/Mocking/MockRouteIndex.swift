@@ -22,7 +22,7 @@ struct MockRouteIndex: Sendable {
 
     /// Calls `body` with the position of every route of `method` that may match `path` (relative
     /// to the table's base path), in no particular order.
-    func forEachCandidate(method: HTTPMethod, path: [String], _ body: (Int) -> Void) {
+    func forEachCandidate(method: HTTPMethod, path: ArraySlice<String>, _ body: (Int) -> Void) {
         guard let bucket = buckets[method] else { return }
         if let first = path.first, let positions = bucket.byFirstSegment[first] {
             for position in positions { body(position) }

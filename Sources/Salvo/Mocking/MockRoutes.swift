@@ -98,32 +98,32 @@ public struct MockRoutes: Sendable {
         guard let url = request.url else {
             return .failure(NoRoute(message: "No mock route matches \(method) with no URL; give the call a URL."))
         }
-        let path = MockPathSegment.split(Self.percentEncodedPath(of: url)).map { segment in
-            segment.utf8.contains(UInt8(ascii: "%")) ? segment.removingPercentEncoding ?? segment : segment
-        }
+        let path = MockPathSegment.decodedSegments(Self.percentEncodedPath(of: url))
         if path.starts(with: baseSegments) {
-            let relative = Array(path.dropFirst(baseSegments.count))
+            let relative = path[baseSegments.count...]
             if let found = best(method: method, path: relative, url: url, request: request) { return .success(found) }
             if method == .head, let found = best(method: .get, path: relative, url: url, request: request) { return .success(found) }
         }
         return .failure(NoRoute(message: noMatchMessage(method: method, url: url, request: request)))
     }
 
-    private func best(method: HTTPMethod, path: [String], url: URL, request: URLRequest) -> Found? {
+    private func best(method: HTTPMethod, path: ArraySlice<String>, url: URL, request: URLRequest) -> Found? {
         var best: (position: Int, parameters: [String: String])?
         var query: [String: String]?
-        index.forEachCandidate(method: method, path: path) { position in
-            let route = routes[position]
-            if !route.query.isEmpty, query == nil {
-                query = URLComponents(url: url, resolvingAgainstBaseURL: false).map(Self.queryItems(of:)) ?? [:]
+        routes.withUnsafeBufferPointer { routes in
+            // Through the buffer, so that looking at a candidate does not copy (and retain) the route.
+            index.forEachCandidate(method: method, path: path) { position in
+                if !routes[position].query.isEmpty, query == nil {
+                    query = URLComponents(url: url, resolvingAgainstBaseURL: false).map(Self.queryItems(of:)) ?? [:]
+                }
+                guard let parameters = routes[position].match(path: path, query: query ?? [:]) else { return }
+                if !routes[position].matchers.isEmpty {
+                    let candidate = MockRequest(request, parameters: parameters)
+                    guard routes[position].matchers.allSatisfy({ $0.mismatch(for: candidate) == nil }) else { return }
+                }
+                if let current = best, Self.beats(routes[current.position], at: current.position, routes[position], at: position) { return }
+                best = (position, parameters)
             }
-            guard let parameters = route.match(path: path, query: query ?? [:]) else { return }
-            if !route.matchers.isEmpty {
-                let candidate = MockRequest(request, parameters: parameters)
-                guard route.matchers.allSatisfy({ $0.mismatch(for: candidate) == nil }) else { return }
-            }
-            if let current = best, Self.beats(routes[current.position], at: current.position, route, at: position) { return }
-            best = (position, parameters)
         }
         guard let best else { return nil }
         return Found(position: best.position, request: MockRequest(request, parameters: best.parameters))
