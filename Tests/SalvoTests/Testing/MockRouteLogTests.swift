@@ -74,3 +74,25 @@ import SalvoTesting
         #expect(log.hitCounts == [0, 1])
     }
 }
+
+/// The `.verifiesMockRoutes` trait: a fresh log per test, verified when the test ends.
+@Suite struct MockRouteLogTraitTests {
+    @Test(.verifiesMockRoutes(strict: true)) func aTestThatUsesEveryRoutePasses() async throws {
+        let log = try #require(MockRouteLog.current)
+        await MockRouteLogTests.fire(.get("/cart"), .mock(MockRoutes(under: "/v1", [.get("/cart", .status(200))]).logging(into: log)))
+        #expect(log.entries.count == 1)
+    }
+
+    @Test func eachProblemBecomesAnIssueAtTheEndOfTheTest() async throws {
+        let trait = MockRouteLogTrait.verifiesMockRoutes(strict: true)
+        let test = try #require(Test.current)
+        try await withKnownIssue {
+            try await trait.provideScope(for: test, testCase: nil) {
+                guard let log = MockRouteLog.current else { return }
+                await MockRouteLogTests.fire(.put("/cart"), .mock(MockRoutes(under: "/v1", [.get("/cart", .status(200))]).logging(into: log)))
+            }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.hasPrefix("Unexpected request PUT") || $0.rawValue == "Route GET /cart was never used; remove it or fire the call it stands for." }
+        }
+    }
+}
