@@ -7,11 +7,13 @@ import FoundationNetworking
 ///
 /// Swap one firing function at the composition root and every call is answered here. A request
 /// that no route matches fails with ``NetworkError/invalidRequest(_:)`` (part `.url`) naming its
-/// method and URL: it never hangs and never reaches the network.
+/// method and URL and the closest routes with why each missed: it never hangs and never reaches
+/// the network.
 ///
 /// When several routes match, the most specific wins: segments are compared left to right
-/// (literal, then `:param`, then `*`, then `**`), then more query constraints win; among equally
-/// specific routes the one added **last** wins, so a test can override one route of a shared table.
+/// (literal, then `:param`, then `*`, then `**`), then more conditions (query items and
+/// ``MockMatcher``s) win; among equally specific routes the one added **last** wins, so a test
+/// can override one route of a shared table.
 ///
 /// ```swift
 /// let routes = MockRoutes(under: "/v1", [
