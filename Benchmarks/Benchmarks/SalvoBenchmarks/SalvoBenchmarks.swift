@@ -19,6 +19,26 @@ let benchmarks: @Sendable () -> Void = {
     registerMockDecoding()
     registerPaging()
     registerHTTPFiring()
+    registerMocking()
+}
+
+func registerMocking() {
+    let matching = RouteMatching()
+    Benchmark("6 Route matching, 1,000 routes: Salvo") { benchmark in
+        for index in benchmark.scaledIterations { matching.matchLarge(index) }
+    }
+    Benchmark("6 Route matching: baseline a 10-route table") { benchmark in
+        for index in benchmark.scaledIterations { matching.matchSmall(index) }
+    }
+    // One iteration replays the whole cassette.
+    let configuration = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds, scalingFactor: .one)
+    guard let cassette = try? CassetteReplay() else { return }
+    Benchmark("7 Cassette replay, 1,000 exchanges: Salvo", configuration: configuration) { _ in
+        blackHole(cassette.replayAll())
+    }
+    Benchmark("7 Cassette replay: baseline reading the files", configuration: configuration) { _ in
+        blackHole(cassette.readFiles())
+    }
 }
 
 func registerRequestBuilding() {

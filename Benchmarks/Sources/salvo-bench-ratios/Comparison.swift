@@ -6,6 +6,9 @@ struct Comparison {
         case ratio(atMost: Double, aim: Double? = nil)
         /// Salvo's time per operation at most this many nanoseconds more than the baseline's.
         case extraNanoseconds(atMost: Double)
+        /// Salvo's time per operation at most this many nanoseconds, whatever the baseline's
+        /// (the baseline is shown for context).
+        case nanoseconds(atMost: Double)
         /// No target: the ratio is shown for context beside a row that has one.
         case reportedOnly
     }
@@ -78,6 +81,7 @@ struct ComparisonResult {
         switch comparison.target {
         case .ratio(let bound, _): median(ratios) <= bound
         case .extraNanoseconds(let bound): median(extras) <= bound
+        case .nanoseconds(let bound): salvoNanoseconds <= bound
         case .reportedOnly: nil
         }
     }

@@ -74,6 +74,29 @@ enum Comparisons {
         ]
     }
 
+    /// Benchmarks 6 and 7 (issue 15): route matching in a 1,000-route table, `batch` requests per
+    /// batch, and replaying a 1,000-exchange cassette, one whole cassette per batch.
+    static func mocking(batch: Int) throws -> [Comparison] {
+        let matching = RouteMatching()
+        try matching.checkMatches()
+        let cassette = try CassetteReplay()
+        try cassette.checkReplay()
+        return [
+            Comparison(
+                name: "6 route matching, 1,000 routes", baselineName: "the same in a 10-route table",
+                target: .nanoseconds(atMost: 2_000), judged: .threadCPU, operationsPerBatch: batch,
+                salvo: { for index in 0..<batch { matching.matchLarge(index) } },
+                baseline: { for index in 0..<batch { matching.matchSmall(index) } }
+            ),
+            Comparison(
+                name: "7 cassette replay, 1,000 exchanges", baselineName: "reading the 1,000 files' bytes",
+                target: .nanoseconds(atMost: 50_000_000), judged: .wallClock, operationsPerBatch: 1,
+                salvo: { sink(cassette.replayAll()) },
+                baseline: { sink(cassette.readFiles()) }
+            ),
+        ]
+    }
+
     /// The concurrencies benchmark 5 runs at.
     static let httpConcurrencies = [1, 16]
 

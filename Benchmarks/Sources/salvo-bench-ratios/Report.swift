@@ -21,6 +21,9 @@ enum Report {
             let extras = result.extras
             measured = "+\(duration(median(extras))) (\(duration(extras.min() ?? .nan)) – \(duration(extras.max() ?? .nan)))"
             target = "≤ +\(duration(bound))"
+        case .nanoseconds(let bound):
+            measured = ratioRange(result.ratios)
+            target = "≤ \(duration(bound)) per op"
         case .reportedOnly:
             measured = ratioRange(result.ratios)
             target = "none (context)"

@@ -43,6 +43,9 @@ do {
     if selected("4 Pager, 1,000 pages, .object()", options) || selected("4b Pager, 1,000 pages, .decoding(struct)", options) {
         comparisons += try await Comparisons.paging(PagerWalk()).filter { selected($0.name, options) }
     }
+    if selected("6 route matching, 1,000 routes", options) || selected("7 cassette replay, 1,000 exchanges", options) {
+        comparisons += try Comparisons.mocking(batch: options.batch).filter { selected($0.name, options) }
+    }
     var server: LoopbackServer?
     if Comparisons.httpNames.contains(where: { selected($0, options) }) {
         let started = try LoopbackServer()

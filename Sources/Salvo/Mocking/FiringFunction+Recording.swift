@@ -30,3 +30,19 @@ extension FiringFunction {
         .session(ReplaySession(from: folder, options: options, conditions: conditions))
     }
 }
+
+extension FiringFunction {
+    /// Fires through a ``Cassette`` over `folder` in `mode` (unless `SALVO_FIXTURE_MODE` overrides it).
+    ///
+    /// ```swift
+    /// call.firingFunction = .cassette(at: fixtures, mode: .recordMissing)
+    /// ```
+    public static func cassette(
+        at folder: URL,
+        mode: FixtureMode = .replay,
+        options: FixtureOptions = .default,
+        through session: any NetworkSession = URLSession.shared
+    ) -> FiringFunction {
+        Cassette(at: folder, mode: mode, options: options, through: session).firingFunction
+    }
+}

@@ -23,6 +23,8 @@ struct Fixture: Codable, Sendable, Equatable {
     var version: Int
     var request: Request
     var response: Response
+    /// When the exchange was recorded (ISO 8601), only with ``FixtureOptions/recordsTimestamps``.
+    var recordedAt: String?
 
     /// What was sent, with secrets redacted.
     struct Request: Codable, Sendable, Equatable {
@@ -52,6 +54,11 @@ struct Fixture: Codable, Sendable, Equatable {
         var text: String?
         var base64: String?
 
+        init(text: String?, base64: String?) {
+            self.text = text
+            self.base64 = base64
+        }
+
         init(_ data: Data) {
             if let text = String(data: data, encoding: .utf8), Data(text.utf8) == data {
                 self.text = text
@@ -64,6 +71,25 @@ struct Fixture: Codable, Sendable, Equatable {
         var data: Data? {
             if let text { return Data(text.utf8) }
             return base64.flatMap { Data(base64Encoded: $0) }
+        }
+    }
+
+    /// A fixture from its parts.
+    init(version: Int, request: Request, response: Response, recordedAt: String?) {
+        self.version = version
+        self.request = request
+        self.response = response
+        self.recordedAt = recordedAt
+    }
+
+    /// A fixture of `request` and its answer, redacted and, unless `options` ask for timestamps,
+    /// without the response's `Date` header, so the same exchange always gives the same file.
+    init(request: URLRequest, response: HTTPURLResponse, body: Data?, options: FixtureOptions) {
+        self.init(request: request, response: response, body: body, redaction: options.redaction)
+        if options.recordsTimestamps {
+            recordedAt = ISO8601DateFormatter().string(from: Date())
+        } else {
+            self.response.headers = self.response.headers.filter { $0.key.lowercased() != "date" }
         }
     }
 
@@ -101,25 +127,54 @@ struct Fixture: Codable, Sendable, Equatable {
         return try encoder.encode(self) + Data("\n".utf8)
     }
 
+    /// What to do about a fixture in format `version`, which this Salvo does not read.
+    static func versionProblem(_ version: Int, file: URL) -> String {
+        let rerecord = "re-record it: run the tests once with \(FixtureMode.environmentVariable)=rerecord, or fire through FiringFunction.recording(to:)"
+        if version > currentVersion {
+            return "fixture file \(file.path) is in format version \(version), newer than the version \(currentVersion) this Salvo reads; update Salvo, or \(rerecord)"
+        }
+        return "fixture file \(file.path) is in format version \(version), older than the version \(currentVersion) this Salvo reads; \(rerecord)"
+    }
+
+    /// Why `data`, the contents of `file`, did not decode: not JSON, another format version (which
+    /// may be shaped differently, so the version says what to do), or a missing or wrong field.
+    private static func problem(decoding data: Data, file: URL, error: any Error) -> NetworkError {
+        guard let json = try? JSONSerialization.jsonObject(with: data) else {
+            return FixtureFile.problem("fixture file \(file.path) is not JSON")
+        }
+        if let version = (json as? [String: Any])?["version"] as? Int, version != currentVersion {
+            return FixtureFile.problem(versionProblem(version, file: file))
+        }
+        let reason = (error as? DecodingError)?.plainReason ?? "\(error)"
+        return FixtureFile.problem("fixture file \(file.path) is not a Salvo fixture: \(reason)")
+    }
+
     /// Loads and checks the fixture at `url`.
     ///
     /// - Throws: ``NetworkError/invalidRequest(_:)`` with part `.fixture` naming the file when it
     ///   is missing, empty, not JSON, not in this format, or holds an impossible status or body.
     static func load(from url: URL) throws(NetworkError) -> Fixture {
-        let data = try FixtureFile.read(url)
-        guard (try? JSONSerialization.jsonObject(with: data)) != nil else {
-            throw FixtureFile.problem("fixture file \(url.path) is not JSON")
-        }
+        try load(FixtureFile.read(url), from: url)
+    }
+
+    /// Checks `data`, the contents of the fixture file `url`, and returns the fixture in it.
+    ///
+    /// - Throws: as ``load(from:)`` does, for an empty file too.
+    static func load(_ data: Data, from url: URL) throws(NetworkError) -> Fixture {
+        guard !data.isEmpty else { throw FixtureFile.problem("fixture file \(url.path) is empty") }
         let fixture: Fixture
-        do {
-            fixture = try JSONDecoder().decode(Fixture.self, from: data)
-        } catch let error as DecodingError {
-            throw FixtureFile.problem("fixture file \(url.path) is not a Salvo fixture: \(error.plainReason)")
-        } catch {
-            throw FixtureFile.problem("fixture file \(url.path) is not a Salvo fixture: \(error)")
+        if let parsed = Fixture(parsing: data) {
+            fixture = parsed
+        } else {
+            // The slower decoder says what is wrong (a missing or mistyped field), or rarely reads it after all.
+            do {
+                fixture = try JSONDecoder().decode(Fixture.self, from: data)
+            } catch {
+                throw problem(decoding: data, file: url, error: error)
+            }
         }
         guard fixture.version == currentVersion else {
-            throw FixtureFile.problem("fixture file \(url.path) has version \(fixture.version); this Salvo reads version \(currentVersion)")
+            throw FixtureFile.problem(versionProblem(fixture.version, file: url))
         }
         guard (100...599).contains(fixture.response.status) else {
             throw FixtureFile.problem("fixture file \(url.path) has status \(fixture.response.status), outside 100–599")

@@ -7,13 +7,13 @@ enum FixtureFile {
     /// - Throws: ``NetworkError/invalidRequest(_:)`` (part `.fixture`) when the file is missing,
     ///   unreadable or empty.
     static func read(_ url: URL) throws(NetworkError) -> Data {
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw problem("fixture file \(url.path) does not exist")
-        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw problem("fixture file \(url.path) does not exist")
+            }
             throw problem("fixture file \(url.path) could not be read: \(error.localizedDescription)")
         }
         guard !data.isEmpty else {
@@ -25,5 +25,11 @@ enum FixtureFile {
     /// The error for a fixture that cannot be used.
     static func problem(_ reason: String) -> NetworkError {
         .invalidRequest(RequestProblem(.fixture, reason))
+    }
+
+    /// The sentence `error` says about a fixture, without the error's framing.
+    static func reason(of error: NetworkError) -> String {
+        if case .invalidRequest(let problem) = error { return problem.reason }
+        return error.description
     }
 }

@@ -36,8 +36,11 @@ enum FixtureName {
     /// The file name for `request`.
     static func fileName(for request: URLRequest, options: FixtureOptions) -> String {
         let method = String((request.httpMethod ?? "GET").uppercased().map(safe))
-        let segments = MockPathSegment.split(request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }?.percentEncodedPath ?? "")
-            .map { String(($0.removingPercentEncoding ?? $0).map(safe)) }
+        let segments = MockPathSegment.split(request.url.map(MockRoutes.percentEncodedPath(of:)) ?? "")
+            .map { segment in
+                let decoded = segment.utf8.contains(UInt8(ascii: "%")) ? segment.removingPercentEncoding ?? segment : segment
+                return String(decoded.map(safe))
+            }
         let path = segments.isEmpty ? "root" : String(segments.joined(separator: "-").prefix(80))
         let hash = String(hex(fnv1a64(Data(key(for: request, options: options).utf8))).prefix(12))
         return "\(method)_\(path)_\(hash).json"

@@ -12,12 +12,17 @@ public struct FixtureOptions: Sendable, Hashable {
     /// Whether scheme, host and port are part of the match; turn off to replay fixtures recorded
     /// against another server (e.g. staging fixtures in a local run).
     public var matchesOrigin: Bool
+    /// Whether fixtures keep the time they were recorded (`recordedAt`) and the response's `Date`
+    /// header; off by default so re-recording an unchanged exchange leaves the file unchanged.
+    public var recordsTimestamps: Bool
 
-    /// Options from their parts; by default secrets are hidden, the body is ignored and the origin counts.
-    public init(redaction: Redaction = .default, matchesBody: Bool = false, matchesOrigin: Bool = true) {
+    /// Options from their parts; by default secrets are hidden, the body is ignored, the origin
+    /// counts and no timestamp is written.
+    public init(redaction: Redaction = .default, matchesBody: Bool = false, matchesOrigin: Bool = true, recordsTimestamps: Bool = false) {
         self.redaction = redaction
         self.matchesBody = matchesBody
         self.matchesOrigin = matchesOrigin
+        self.recordsTimestamps = recordsTimestamps
     }
 
     /// Secrets hidden, matched by method and full URL.

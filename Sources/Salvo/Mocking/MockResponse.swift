@@ -20,6 +20,8 @@ public struct MockResponse: Sendable {
         case http(status: Int, headers: HTTPHeaders, body: MockBody)
         case failure(URLError)
         case problem(reason: String, part: RequestProblem.Part)
+        /// Resolved to one of its entries by ``next()`` before it is given.
+        case sequence(MockSequence)
     }
 
     let answer: Answer
@@ -118,6 +120,8 @@ public struct MockResponse: Sendable {
     /// - Parameter memo: reuses the last HTTP response built when this answer is the same.
     func resolve(for request: URLRequest, reusing memo: MockResponseMemo? = nil) -> (Data?, URLResponse?, (any Error)?) {
         switch answer {
+        case .sequence:
+            return next().resolve(for: request, reusing: memo)
         case .failure(let error):
             return (nil, nil, error)
         case .problem(let reason, let part):

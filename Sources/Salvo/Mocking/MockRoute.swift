@@ -18,8 +18,13 @@ public struct MockRoute: Sendable {
     public let pattern: String
     /// Query items the request must carry; a value of `"*"` accepts any value.
     public let query: [String: String]
+    /// Conditions on the body, headers or a scenario that a request must also meet; see ``matching(_:)``.
+    public private(set) var matchers: [MockMatcher] = []
     let segments: [MockPathSegment]
-    let answer: @Sendable (MockRequest) -> MockResponse
+    /// How specific the route is: per segment literal > `:param` > `*` > `**`, compared left to
+    /// right; stored, as matching compares it for every candidate.
+    let specificity: [Int]
+    private(set) var answer: @Sendable (MockRequest) -> MockResponse
 
     /// A route answering `method` requests whose path matches `pattern` and whose query has `query`.
     public init(
@@ -32,6 +37,7 @@ public struct MockRoute: Sendable {
         self.pattern = pattern
         self.query = query
         self.segments = MockPathSegment.parse(pattern)
+        self.specificity = segments.map(\.specificity)
         self.answer = answer
     }
 
@@ -90,20 +96,43 @@ public struct MockRoute: Sendable {
         MockRoute(.delete, pattern, query: query, answer: answer)
     }
 
-    /// `"GET /users/:id"`, plus the query constraints if any.
-    var summary: String {
+    /// `"GET /users/:id"`, plus the query constraints and matchers if any:
+    /// `"POST /login [JSON body containing {\"user\":\"ada\"}]"`.
+    public var summary: String {
         let constraints = query.keys.sorted().map { "\($0)=\(query[$0] ?? "")" }.joined(separator: "&")
-        return "\(method) \(pattern)" + (constraints.isEmpty ? "" : "?" + constraints)
+        let conditions = matchers.isEmpty ? "" : " [" + matchers.map(\.description).joined(separator: "; ") + "]"
+        return "\(method) \(pattern)" + (constraints.isEmpty ? "" : "?" + constraints) + conditions
+    }
+
+    /// This route answering only requests that also meet every one of `matchers`.
+    ///
+    /// A route with more conditions (query items plus matchers) wins over an equally specific
+    /// path with fewer.
+    public func matching(_ matchers: MockMatcher...) -> MockRoute {
+        var copy = self
+        copy.matchers += matchers
+        return copy
+    }
+
+    /// This route, running `effect` after each answer it gives (a scenario moving on, say).
+    func after(_ effect: @escaping @Sendable (MockRequest) -> Void) -> MockRoute {
+        var copy = self
+        let answer = self.answer
+        copy.answer = { request in
+            defer { effect(request) }
+            return answer(request)
+        }
+        return copy
     }
 
     /// The captured parameters when `path` (decoded segments) and `items` satisfy this route.
-    func match(path: [String], query items: [String: String]) -> [String: String]? {
+    func match(path: ArraySlice<String>, query items: [String: String]) -> [String: String]? {
         for (name, value) in query {
             guard let actual = items[name], value == "*" || actual == value else { return nil }
         }
-        return MockPathSegment.match(segments[...], path[...])
+        return MockPathSegment.match(segments[...], path)
     }
 
-    /// How specific the route is: per segment literal > `:param` > `*` > `**`, compared left to right.
-    var specificity: [Int] { segments.map(\.specificity) }
+    /// How many conditions beyond the path the route sets: query items and matchers.
+    var conditionCount: Int { query.count + matchers.count }
 }

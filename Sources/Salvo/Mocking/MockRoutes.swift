@@ -7,11 +7,13 @@ import FoundationNetworking
 ///
 /// Swap one firing function at the composition root and every call is answered here. A request
 /// that no route matches fails with ``NetworkError/invalidRequest(_:)`` (part `.url`) naming its
-/// method and URL: it never hangs and never reaches the network.
+/// method and URL and the closest routes with why each missed: it never hangs and never reaches
+/// the network.
 ///
 /// When several routes match, the most specific wins: segments are compared left to right
-/// (literal, then `:param`, then `*`, then `**`), then more query constraints win; among equally
-/// specific routes the one added **last** wins, so a test can override one route of a shared table.
+/// (literal, then `:param`, then `*`, then `**`), then more conditions (query items and
+/// ``MockMatcher``s) win; among equally specific routes the one added **last** wins, so a test
+/// can override one route of a shared table.
 ///
 /// ```swift
 /// let routes = MockRoutes(under: "/v1", [
@@ -26,16 +28,24 @@ public struct MockRoutes: Sendable {
     public private(set) var routes: [MockRoute]
     /// A path prefix every pattern lives under, such as the server's API route `"/v1"`.
     public let basePath: String
+    /// Where answers are logged, if anywhere; see ``logging(into:)``.
+    public private(set) var log: MockRouteLog?
+    private var index = MockRouteIndex()
+    private let baseSegments: [String]
 
     /// A table of `routes` whose patterns live under `basePath`.
     public init(under basePath: String = "", _ routes: [MockRoute] = []) {
         self.basePath = basePath
-        self.routes = routes
+        self.routes = []
+        baseSegments = MockPathSegment.split(basePath)
+        for route in routes { add(route) }
     }
 
     /// Adds `route`; it wins over equally specific routes added before it.
     public mutating func add(_ route: MockRoute) {
+        index.add(route, at: routes.count)
         routes.append(route)
+        log?.appendRoute(route.summary)
     }
 
     /// This table with `route` added.
@@ -45,37 +55,39 @@ public struct MockRoutes: Sendable {
         return copy
     }
 
-    /// The answer for `request`: the best matching route's, or a failure naming the request.
+    /// This table, logging every request it answers (and every one it cannot) into `log`.
+    public func logging(into log: MockRouteLog) -> MockRoutes {
+        var copy = self
+        copy.log = log
+        log.setRoutes(routes.map(\.summary))
+        return copy
+    }
+
+    /// The answer for `request`: the best matching route's, or a failure naming the request and
+    /// the closest routes with why each did not match.
+    ///
+    /// A `HEAD` request no `HEAD` route matches is answered by the `GET` route, as servers do;
+    /// mock firing sends no body with it.
     public func response(for request: URLRequest) -> MockResponse {
-        switch match(request) {
-        case .success(let (route, mockRequest)): return route.answer(mockRequest)
-        case .failure(let noRoute): return MockResponse(.problem(reason: noRoute.message, part: .url))
+        switch locate(request) {
+        case .success(let found):
+            log?.record(request, routeIndex: found.position, route: routes[found.position].summary)
+            return routes[found.position].answer(found.request)
+        case .failure(let noRoute):
+            log?.record(request, routeIndex: nil, route: nil)
+            return MockResponse(.problem(reason: noRoute.message, part: .url))
         }
     }
 
     /// The best route for `request` and the request with its captured parameters, or why none fits.
     func match(_ request: URLRequest) -> Result<(MockRoute, MockRequest), NoRoute> {
-        let method = HTTPMethod(request.httpMethod ?? "GET")
-        guard let url = request.url,
-              let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            return .failure(NoRoute(message: "no mock route matches \(method) with no URL"))
-        }
-        let path = MockPathSegment.split(components.percentEncodedPath).map { $0.removingPercentEncoding ?? $0 }
-        let base = MockPathSegment.split(basePath)
-        let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
-        var best: (route: MockRoute, parameters: [String: String])?
-        if path.starts(with: base) {
-            let relative = Array(path.dropFirst(base.count))
-            for route in routes where route.method == method {
-                guard let parameters = route.match(path: relative, query: query) else { continue }
-                if let current = best, Self.isMoreSpecific(current.route, than: route) { continue }
-                best = (route, parameters)
-            }
-        }
-        guard let best else {
-            return .failure(NoRoute(message: noMatchMessage(method: method, url: url)))
-        }
-        return .success((best.route, MockRequest(request, parameters: best.parameters)))
+        locate(request).map { (routes[$0.position], $0.request) }
+    }
+
+    /// A matched route's position and the request with its captured parameters.
+    struct Found {
+        let position: Int
+        let request: MockRequest
     }
 
     /// Why no route answered a request.
@@ -83,22 +95,66 @@ public struct MockRoutes: Sendable {
         let message: String
     }
 
-    /// Whether `lhs` beats `rhs`; on a tie the later route (`rhs` while scanning in order) wins.
-    private static func isMoreSpecific(_ lhs: MockRoute, than rhs: MockRoute) -> Bool {
-        let left = lhs.specificity, right = rhs.specificity
-        for (l, r) in zip(left, right) where l != r { return l > r }
-        if left.count != right.count {
-            // Both matched the same path, so the longer one ends in a `**` that matched nothing.
-            return left.count < right.count
+    private func locate(_ request: URLRequest) -> Result<Found, NoRoute> {
+        let method = HTTPMethod(request.httpMethod ?? "GET")
+        guard let url = request.url else {
+            return .failure(NoRoute(message: "No mock route matches \(method) with no URL; give the call a URL."))
         }
-        return lhs.query.count > rhs.query.count
+        let path = MockPathSegment.decodedSegments(Self.percentEncodedPath(of: url))
+        if path.starts(with: baseSegments) {
+            let relative = path[baseSegments.count...]
+            if let found = best(method: method, path: relative, url: url, request: request) { return .success(found) }
+            if method == .head, let found = best(method: .get, path: relative, url: url, request: request) { return .success(found) }
+        }
+        return .failure(NoRoute(message: noMatchMessage(method: method, url: url, request: request)))
     }
 
-    private func noMatchMessage(method: HTTPMethod, url: URL) -> String {
-        let known = routes.prefix(12).map(\.summary).joined(separator: ", ")
-        let more = routes.count > 12 ? ", …" : ""
-        let base = basePath.isEmpty ? "" : " under \"\(basePath)\""
-        return "no mock route matches \(method) \(url.absoluteString); routes\(base): "
-            + (routes.isEmpty ? "none" : known + more)
+    private func best(method: HTTPMethod, path: ArraySlice<String>, url: URL, request: URLRequest) -> Found? {
+        var best: (position: Int, parameters: [String: String])?
+        var query: [String: String]?
+        routes.withUnsafeBufferPointer { routes in
+            // Through the buffer, so that looking at a candidate does not copy (and retain) the route.
+            index.forEachCandidate(method: method, path: path) { position in
+                if !routes[position].query.isEmpty, query == nil {
+                    query = URLComponents(url: url, resolvingAgainstBaseURL: false).map(Self.queryItems(of:)) ?? [:]
+                }
+                guard let parameters = routes[position].match(path: path, query: query ?? [:]) else { return }
+                if !routes[position].matchers.isEmpty {
+                    let candidate = MockRequest(request, parameters: parameters)
+                    guard routes[position].matchers.allSatisfy({ $0.mismatch(for: candidate) == nil }) else { return }
+                }
+                if let current = best, Self.beats(routes[current.position], at: current.position, routes[position], at: position) { return }
+                best = (position, parameters)
+            }
+        }
+        guard let best else { return nil }
+        return Found(position: best.position, request: MockRequest(request, parameters: best.parameters))
+    }
+
+    /// The path of `url` as sent, still percent-encoded; read from the already parsed URL where
+    /// the platform allows, as `URLComponents` would parse it again (about 1 µs).
+    static func percentEncodedPath(of url: URL) -> String {
+        if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
+            return url.path(percentEncoded: true)
+        }
+        return URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+    }
+
+    /// The decoded query items; for a repeated name the last value wins.
+    static func queryItems(of components: URLComponents) -> [String: String] {
+        guard components.percentEncodedQuery != nil else { return [:] }
+        return Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// Whether `lhs` (at `left`) beats `rhs` (at `right`); on a tie the route added later wins.
+    private static func beats(_ lhs: MockRoute, at left: Int, _ rhs: MockRoute, at right: Int) -> Bool {
+        let leftSpecificity = lhs.specificity, rightSpecificity = rhs.specificity
+        for (l, r) in zip(leftSpecificity, rightSpecificity) where l != r { return l > r }
+        if leftSpecificity.count != rightSpecificity.count {
+            // Both matched the same path, so the longer one ends in a `**` that matched nothing.
+            return leftSpecificity.count < rightSpecificity.count
+        }
+        if lhs.conditionCount != rhs.conditionCount { return lhs.conditionCount > rhs.conditionCount }
+        return left > right
     }
 }

@@ -48,16 +48,26 @@ public struct MockSession: NetworkSession {
         _ request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> any NetworkSessionTask {
+        start(request, answering: answer(MockRequest(request)), completion: completion)
+    }
+
+    /// Answers `request` with `response` (worked out by the caller) under this session's
+    /// conditions; redirects it answers with are followed through the session's own answer.
+    func start(
+        _ request: URLRequest,
+        answering response: MockResponse,
+        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> any NetworkSessionTask {
         let draw = isPerfectNetwork
             ? NetworkConditions.Draw(delay: 0, fails: false)
             : generator.withLock { conditions.draw(using: &$0) }
-        let response = answer(MockRequest(request))
+        let response = response.next()
         let failure = draw.fails ? URLError(conditions.failure) : nil
         let delay = NetworkConditions.clampedDelay(response.latency + draw.delay)
-        let responses = responses
+        let responses = responses, answer = answer
         @Sendable func resolved() -> (Data?, URLResponse?, (any Error)?) {
             if let failure { return (nil, nil, failure) }
-            return response.resolve(for: request, reusing: responses)
+            return Self.follow(request, answeredBy: response, answer: answer, reusing: responses)
         }
         guard delay > 0 else {
             // Answered before returning, so there is nothing left to cancel: no task to track.
@@ -71,6 +81,36 @@ public struct MockSession: NetworkSession {
             task.complete(data, urlResponse, error)
         }
         return task
+    }
+}
+
+extension MockSession {
+    /// What `response` resolves to for `request`, following redirects through `answer` as
+    /// production does (``MockRedirect``); a `HEAD` request gets no body.
+    private static func follow(
+        _ request: URLRequest,
+        answeredBy response: MockResponse,
+        answer: @Sendable (MockRequest) -> MockResponse,
+        reusing memo: MockResponseMemo
+    ) -> (Data?, URLResponse?, (any Error)?) {
+        var current = request, response = response, hops = 0
+        while true {
+            let (data, urlResponse, error) = response.resolve(for: current, reusing: memo)
+            guard error == nil, let http = urlResponse as? HTTPURLResponse else { return (data, urlResponse, error) }
+            guard let next = MockRedirect.request(after: current, response: http) else {
+                return (isHead(current) ? Data() : data, urlResponse, nil)
+            }
+            hops += 1
+            guard hops <= MockRedirect.maximumRedirects else { return (nil, nil, MockRedirect.tooManyRedirects(at: next.url)) }
+            current = next
+            response = answer(MockRequest(next)).next()
+        }
+    }
+
+    /// Whether `request` is a `HEAD`; without allocating for the common methods.
+    private static func isHead(_ request: URLRequest) -> Bool {
+        guard let method = request.httpMethod, method.utf8.count == 4 else { return false }
+        return method == "HEAD" || method.uppercased() == "HEAD"
     }
 }
 

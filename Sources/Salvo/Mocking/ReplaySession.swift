@@ -20,39 +20,49 @@ public struct ReplaySession: NetworkSession {
     /// How fixtures are named, matched and redacted; use the options they were recorded with.
     public let options: FixtureOptions
     private let mock: MockSession
+    private let occurrences = FixtureOccurrences()
 
     /// A session serving fixtures from `folder`, optionally under simulated `conditions`.
     public init(from folder: URL, options: FixtureOptions = .default, conditions: NetworkConditions = .ideal) {
         self.folder = folder
         self.options = options
         mock = MockSession(conditions: conditions) { request in
-            Self.answer(request.request, folder: folder, options: options)
+            Self.answer(request.request, occurrence: 1, folder: folder, options: options)
         }
     }
 
-    /// Answers `request` from its fixture.
+    /// Answers `request` from its fixture; the n-th identical request gets the n-th recorded
+    /// occurrence, or the last one recorded when there are fewer.
     public func start(
         _ request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> any NetworkSessionTask {
-        mock.start(request, completion: completion)
+        let name = FixtureName.fileName(for: request, options: options)
+        let answer = Self.answer(request, named: name, occurrence: occurrences.next(for: name), folder: folder, options: options)
+        return mock.start(request, answering: answer, completion: completion)
     }
 
-    private static func answer(_ request: URLRequest, folder: URL, options: FixtureOptions) -> MockResponse {
-        let name = FixtureName.fileName(for: request, options: options)
-        let file = folder.appendingPathComponent(name)
+    /// The recorded answer to `occurrence` of `request`, whose fixture is `name` (worked out from
+    /// the request when nil), or a problem naming the missing or broken file.
+    static func answer(_ request: URLRequest, named name: String? = nil, occurrence: Int, folder: URL, options: FixtureOptions) -> MockResponse {
+        let name = name ?? FixtureName.fileName(for: request, options: options)
         let method = (request.httpMethod ?? "GET").uppercased()
         let url = FixtureName.matchURL(request.url, options: options)
-        guard FileManager.default.fileExists(atPath: file.path) else {
+        // Reading the expected file straight away saves looking for it first, the common case.
+        let expected = FixtureOccurrences.file(name, occurrence: occurrence, in: folder)
+        let expectedData = try? Data(contentsOf: expected)
+        guard let file = expectedData != nil ? expected : FixtureOccurrences.existingFile(name, occurrence: occurrence, in: folder) else {
             return MockResponse(.problem(
-                reason: "no recorded fixture for \(method) \(url) in \(folder.path) (expected \(name)); record it with FiringFunction.recording(to:)",
+                reason: "no recorded fixture for \(method) \(url) in \(folder.path) (expected \(name)); record it with FiringFunction.recording(to:), or run once with \(FixtureMode.environmentVariable)=record-missing",
                 part: .fixture
             ))
         }
         do {
-            let fixture = try Fixture.load(from: file)
-            let recordedURL = URL(string: fixture.request.url).map { FixtureName.matchURL($0, options: options) } ?? fixture.request.url
-            guard fixture.request.method.uppercased() == method, recordedURL == url else {
+            let fixture = if let expectedData { try Fixture.load(expectedData, from: file) } else { try Fixture.load(from: file) }
+            // Recorded URLs are stored redacted, so with origins matched they usually compare as they are.
+            let isSameURL = (options.matchesOrigin && fixture.request.url == url)
+                || (URL(string: fixture.request.url).map { FixtureName.matchURL($0, options: options) } ?? fixture.request.url) == url
+            guard fixture.request.method.uppercased() == method, isSameURL else {
                 return MockResponse(.problem(
                     reason: "fixture file \(file.path) was recorded for \(fixture.request.method) \(fixture.request.url), not \(method) \(url)",
                     part: .fixture
@@ -60,12 +70,7 @@ public struct ReplaySession: NetworkSession {
             }
             return MockResponse(.http(status: fixture.response.status, headers: [:], body: .recorded(fixture.response)))
         } catch {
-            return MockResponse(.problem(reason: Self.reason(error), part: .fixture))
+            return MockResponse(.problem(reason: FixtureFile.reason(of: error), part: .fixture))
         }
-    }
-
-    private static func reason(_ error: NetworkError) -> String {
-        if case .invalidRequest(let problem) = error { return problem.reason }
-        return error.description
     }
 }

@@ -81,7 +81,7 @@ extension Redaction {
         }
     }
 
-    private static func decodedFormPart(_ raw: Substring) -> String {
+    static func decodedFormPart(_ raw: Substring) -> String {
         raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(raw)
     }
 }

@@ -64,15 +64,21 @@ public struct Redaction: Sendable, Hashable {
     ///
     /// Everything else in the URL, including the order and encoding of other items, is kept byte for byte.
     public func redact(_ url: URL) -> URL {
-        guard !queryKeys.isEmpty,
+        guard !queryKeys.isEmpty, Self.hasQuery(url),
               var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let query = components.percentEncodedQuery else { return url }
+        var didHide = false
         let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
             guard let equals = item.firstIndex(of: "=") else { return String(item) }
             let rawName = item[..<equals]
-            let name = rawName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(rawName)
-            return hidesQueryKey(name) ? rawName + "=" + Self.encodedPlaceholder : String(item)
+            let isEncoded = rawName.utf8.contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }
+            let name = isEncoded ? rawName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(rawName) : String(rawName)
+            guard hidesQueryKey(name) else { return String(item) }
+            didHide = true
+            return rawName + "=" + Self.encodedPlaceholder
         }
+        // Rebuilding the URL costs more than the rest (replay and recording name every request).
+        guard didHide else { return url }
         components.percentEncodedQuery = items.joined(separator: "&")
         return components.url ?? url
     }
@@ -88,4 +94,13 @@ public struct Redaction: Sendable, Hashable {
     }
 
     private static let encodedPlaceholder = "%3Credacted%3E"
+
+    /// Whether `url` has a query, read from the parsed URL where the platform allows rather than
+    /// parsed again by `URLComponents`.
+    private static func hasQuery(_ url: URL) -> Bool {
+        if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
+            return url.query(percentEncoded: true) != nil
+        }
+        return true
+    }
 }

@@ -102,7 +102,7 @@ import SalvoTesting
         ("<html>", "is not JSON"),
         (#"{"version": 1, "request": {"method": "GET", "url": "x", "headers": {}}}"#, #"missing "response""#),
         (#"{"version": 1, "request": {"method": "GET", "url": "x", "headers": {}}, "response": {"status": "200", "headers": {}}}"#, #""response.status" should be a number"#),
-        (#"{"version": 9, "request": {"method": "GET", "url": "x", "headers": {}}, "response": {"status": 200, "headers": {}}}"#, "has version 9"),
+        (#"{"version": 9, "request": {"method": "GET", "url": "x", "headers": {}}, "response": {"status": 200, "headers": {}}}"#, "format version 9, newer than"),
         (#"{"version": 1, "request": {"method": "GET", "url": "x", "headers": {}}, "response": {"status": 99, "headers": {}}}"#, "outside 100–599"),
         (#"{"version": 1, "request": {"method": "GET", "url": "x", "headers": {}}, "response": {"status": 200, "headers": {}, "body": {"base64": "%%"}}}"#, "neither"),
         ("[1, 2]", "should be"),

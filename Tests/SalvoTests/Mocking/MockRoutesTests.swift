@@ -61,6 +61,18 @@ import SalvoTesting
         #expect(request.parameters == ["id": "42", "name": "a/b c.txt"])
     }
 
+    @Test(arguments: [
+        ("", [String]()),
+        ("/", []),
+        ("//a//b/", ["a", "b"]),
+        ("/users/a%2Fb%20c", ["users", "a/b c"]),
+        ("/bad/%ZZ/%", ["bad", "%ZZ", "%"]),
+        ("/caf%C3%A9/ü", ["café", "ü"]),
+    ])
+    func pathsSplitIntoDecodedSegmentsInOnePass(path: String, segments: [String]) {
+        #expect(MockPathSegment.decodedSegments(path) == segments)
+    }
+
     @Test func queryConstraintsMustAllHoldAndTheMoreConstrainedRouteWins() {
         let routes = MockRoutes([
             .get("/list", .status(200)),

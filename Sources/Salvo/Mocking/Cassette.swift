@@ -1,0 +1,97 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A folder of fixtures and the ``FixtureMode`` it is used in: replay, record what is missing,
+/// re-record, or pass through to the network. A ``NetworkSession``, so calls fire through it
+/// with ``FiringFunction/cassette(at:mode:options:through:)`` or ``firingFunction``.
+///
+/// ```swift
+/// let cassette = Cassette(at: fixtures.appendingPathComponent("checkout"), mode: .recordMissing)
+/// api.firing = cassette.firingFunction
+/// ```
+///
+/// ``FixtureMode/environmentVariable`` (`SALVO_FIXTURE_MODE`), when set, overrides the mode given
+/// here, so a whole test run switches from replay to re-record with one variable. A repeated
+/// exchange is recorded and replayed occurrence by occurrence, in order. Give each test its own
+/// cassette (SalvoTesting's `.cassette` trait does) so parallel tests never share fixtures or counts.
+public struct Cassette: NetworkSession {
+    /// The folder the fixtures live in; created when the first one is recorded.
+    public let folder: URL
+    /// The mode in effect: the environment's, else the one given in code.
+    public let mode: FixtureMode
+    /// How fixtures are named, matched and redacted.
+    public let options: FixtureOptions
+    /// The session that sends what is recorded or passed through.
+    public let base: any NetworkSession
+    private let modeProblem: NetworkError?
+    private let replayer: MockSession
+    private let occurrences = FixtureOccurrences()
+
+    /// A cassette over `folder`.
+    ///
+    /// - Parameters:
+    ///   - folder: where the fixtures are.
+    ///   - mode: the mode unless `environment` sets ``FixtureMode/environmentVariable``.
+    ///   - options: naming, matching and redaction; the same for recording and replay.
+    ///   - base: what sends requests that are recorded or passed through.
+    ///   - conditions: simulated latency and failures for replayed answers.
+    ///   - environment: where the mode variable is read; the process environment by default.
+    ///     An unknown value fails every call with a message listing the modes.
+    public init(
+        at folder: URL,
+        mode: FixtureMode = .replay,
+        options: FixtureOptions = .default,
+        through base: any NetworkSession = URLSession.shared,
+        conditions: NetworkConditions = .ideal,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.folder = folder
+        self.options = options
+        self.base = base
+        do {
+            self.mode = try FixtureMode.fromEnvironment(environment, default: mode)
+            modeProblem = nil
+        } catch {
+            self.mode = mode
+            modeProblem = error
+        }
+        replayer = MockSession(conditions: conditions) { request in
+            ReplaySession.answer(request.request, occurrence: 1, folder: folder, options: options)
+        }
+    }
+
+    /// Fires through this cassette.
+    public var firingFunction: FiringFunction { .session(self) }
+
+    /// The fixture file names in ``folder``, sorted; empty when it does not exist yet.
+    public var fileNames: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+    }
+
+    /// Answers `request` as ``mode`` says: from its fixture, or through ``base``, recording it or not.
+    public func start(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> any NetworkSessionTask {
+        if let modeProblem {
+            return replayer.start(request, answering: MockResponse(.problem(reason: FixtureFile.reason(of: modeProblem), part: .fixture)), completion: completion)
+        }
+        let name = FixtureName.fileName(for: request, options: options)
+        let occurrence = occurrences.next(for: name)
+        let replays: Bool
+        switch mode {
+        case .replay: replays = true
+        case .recordMissing: replays = FileManager.default.fileExists(atPath: FixtureOccurrences.file(name, occurrence: occurrence, in: folder).path)
+        case .passThrough: replays = FixtureOccurrences.existingFile(name, occurrence: occurrence, in: folder) != nil
+        case .rerecord: replays = false
+        }
+        if replays {
+            let answer = ReplaySession.answer(request, named: name, occurrence: occurrence, folder: folder, options: options)
+            return replayer.start(request, answering: answer, completion: completion)
+        }
+        if mode == .passThrough { return base.start(request, completion: completion) }
+        return RecordingSession.send(request, through: base, recordingAs: name, occurrence: occurrence, in: folder, options: options, completion: completion)
+    }
+}

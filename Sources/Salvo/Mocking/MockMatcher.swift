@@ -1,0 +1,106 @@
+import Foundation
+
+/// A condition on a request beyond its method, path and query items: the body, a header, a
+/// scenario's state. A route carrying matchers answers only requests that meet all of them.
+///
+/// ```swift
+/// MockRoute.post("/login", .json(token)).matching(.jsonBody(containing: ["user": "ada"]), .header("X-Client"))
+/// MockRoute.post("/search", .json(hits)).matching(.formBody(["q": "*"]))
+/// ```
+///
+/// A request no route answers fails with a message naming the closest routes and, for each, the
+/// first matcher it failed and why.
+public struct MockMatcher: Sendable, CustomStringConvertible {
+    /// What the matcher requires, e.g. `header Accept: application/json`.
+    public let description: String
+    private let check: @Sendable (MockRequest) -> String?
+
+    /// A matcher described by `description` whose `check` returns nil when a request meets it,
+    /// or a short reason when it does not (`"its X-Tenant is \"b\""`).
+    public init(_ description: String, check: @escaping @Sendable (MockRequest) -> String?) {
+        self.description = description
+        self.check = check
+    }
+
+    /// A matcher that holds when `predicate` returns true.
+    public init(_ description: String, where predicate: @escaping @Sendable (MockRequest) -> Bool) {
+        self.init(description) { predicate($0) ? nil : "it does not" }
+    }
+
+    /// Why `request` does not meet this matcher, or nil when it does.
+    public func mismatch(for request: MockRequest) -> String? {
+        check(request)
+    }
+
+    /// The header `name` is present, with any value.
+    public static func header(_ name: String) -> MockMatcher {
+        MockMatcher("header \(name)") { $0.header(name) == nil ? "it has no \(name) header" : nil }
+    }
+
+    /// The header `name` equals `value` exactly.
+    public static func header(_ name: String, _ value: String) -> MockMatcher {
+        MockMatcher("header \(name): \(value)") { request in
+            guard let actual = request.header(name) else { return "it has no \(name) header" }
+            return actual == value ? nil : "its \(name) is \"\(actual)\""
+        }
+    }
+
+    /// The query has each item of `items`; a value of `"*"` accepts any value.
+    public static func query(containing items: [String: String]) -> MockMatcher {
+        MockMatcher("query " + items.keys.sorted().map { "\($0)=\(items[$0] ?? "")" }.joined(separator: "&")) { request in
+            let query = request.query
+            for name in items.keys.sorted() {
+                guard let actual = query[name] else { return "its query has no \(name)" }
+                if let value = items[name], value != "*", value != actual { return "its query has \(name)=\(actual)" }
+            }
+            return nil
+        }
+    }
+
+    /// The body is JSON equal to `value` encoded (key order and number spelling aside).
+    public static func jsonBody(_ value: some Encodable & Sendable) -> MockMatcher {
+        json(value, containing: false)
+    }
+
+    /// The body is JSON containing `value` encoded: every key of an object, at any depth, with a
+    /// containing value; arrays element by element. Extra keys in the body are allowed.
+    public static func jsonBody(containing value: some Encodable & Sendable) -> MockMatcher {
+        json(value, containing: true)
+    }
+
+    private static func json(_ value: some Encodable & Sendable, containing: Bool) -> MockMatcher {
+        let expected = MockJSON(encoding: value)
+        let label = containing ? "JSON body containing" : "JSON body"
+        return MockMatcher("\(label) \(expected?.description ?? "<not encodable>")") { request in
+            guard let expected else { return "the expected value of type \(type(of: value)) cannot be encoded as JSON" }
+            guard let body = request.body, !body.isEmpty else { return "it has no body" }
+            guard let actual = MockJSON(parsing: body) else { return "its body is not JSON" }
+            if containing { return actual.missing(expected) }
+            return actual == expected ? nil : "its body is \(actual)"
+        }
+    }
+
+    /// The body is a form (`a=1&b=2`) with each field of `fields`; a value of `"*"` accepts any value.
+    public static func formBody(_ fields: [String: String]) -> MockMatcher {
+        MockMatcher("form body " + fields.keys.sorted().map { "\($0)=\(fields[$0] ?? "")" }.joined(separator: "&")) { request in
+            guard let body = request.body, let text = String(data: body, encoding: .utf8), !text.isEmpty else { return "it has no form body" }
+            let pairs = text.split(separator: "&").map { field -> (String, String) in
+                let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return (Redaction.decodedFormPart(parts[0]), parts.count > 1 ? Redaction.decodedFormPart(parts[1]) : "")
+            }
+            let form = Dictionary(pairs, uniquingKeysWith: { _, last in last })
+            for name in fields.keys.sorted() {
+                guard let actual = form[name] else { return "its form has no \(name)" }
+                if let value = fields[name], value != "*", value != actual { return "its form has \(name)=\(actual)" }
+            }
+            return nil
+        }
+    }
+
+    /// The body's bytes equal `data`.
+    public static func body(_ data: Data) -> MockMatcher {
+        MockMatcher("body of \(data.count) bytes") { request in
+            request.body ?? Data() == data ? nil : "its body differs (\(request.body?.count ?? 0) bytes)"
+        }
+    }
+}

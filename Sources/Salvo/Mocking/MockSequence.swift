@@ -1,0 +1,67 @@
+import Foundation
+
+/// The answers of a ``MockResponse/sequence(_:then:)``: each entry once, in order, then the fallback.
+///
+/// The position is shared by every copy of the response it belongs to (and so by every copy of a
+/// route table holding it): build a table with sequences per test, or the second test starts
+/// where the first stopped.
+final class MockSequence: Sendable {
+    /// Each answer with how many calls in a row it gives; counts, not copies, so a huge count costs nothing.
+    private let runs: [(response: MockResponse, count: Int)]
+    private let fallback: MockResponse?
+    private let position = Locked(0)
+
+    init(_ runs: [(response: MockResponse, count: Int)], then fallback: MockResponse?) {
+        self.runs = runs.filter { $0.count > 0 }
+        self.fallback = fallback
+    }
+
+    /// The next answer; past the end, the fallback or a problem saying the sequence ran out.
+    func next() -> MockResponse {
+        let call = position.withLock { position in
+            defer { if position < Int.max { position += 1 } }
+            return position
+        }
+        var remaining = call
+        for run in runs {
+            if remaining < run.count { return run.response }
+            remaining -= run.count
+        }
+        if let fallback { return fallback }
+        return MockResponse(.problem(
+            reason: "the mock response sequence was used up: it gives \(call - remaining) answers and this was call \(call + 1); add a fallback with .sequence(_:then:)",
+            part: .fixture
+        ))
+    }
+}
+
+extension MockResponse {
+    /// Answers with each of `responses` once, in order, then with `fallback` every time after; with
+    /// no fallback, calls past the end fail saying the sequence was used up.
+    ///
+    /// ```swift
+    /// .get("/feed", .sequence([.json(firstPage), .json(updatedPage)], then: .status(304)))
+    /// ```
+    public static func sequence(_ responses: [MockResponse], then fallback: MockResponse? = nil) -> MockResponse {
+        MockResponse(.sequence(MockSequence(responses.map { ($0, 1) }, then: fallback)))
+    }
+
+    /// Fails the first `count` calls with `failure`, then answers `success` every time: for
+    /// testing retries.
+    ///
+    /// ```swift
+    /// call.firingFunction = .mock(.failing(2, with: .status(503), then: .json(user)))
+    /// ```
+    public static func failing(_ count: Int, with failure: MockResponse = .failure(.notConnectedToInternet), then success: MockResponse) -> MockResponse {
+        MockResponse(.sequence(MockSequence([(failure, count)], then: success)))
+    }
+
+    /// The answer to give now: a sequence's next entry (its own latency added to this one's),
+    /// or this answer itself.
+    func next() -> MockResponse {
+        guard case .sequence(let sequence) = answer else { return self }
+        var next = sequence.next().next()
+        next.latency = NetworkConditions.clampedDelay(next.latency + latency)
+        return next
+    }
+}
