@@ -77,6 +77,11 @@ struct LineSplitter: Sendable {
         if let failure { throw failure }
     }
 
+    /// Appends with one copy; `append(contentsOf:)` of raw bytes would go byte by byte.
+    private static func append(_ bytes: UnsafeRawBufferPointer, to buffer: inout [UInt8]) {
+        bytes.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
+    }
+
     /// `bytes` decoded as UTF-8, invalid sequences replaced by U+FFFD.
     static func text(_ bytes: UnsafeRawBufferPointer) -> String {
         bytes.withMemoryRebound(to: UInt8.self) { String(decoding: $0, as: UTF8.self) }
@@ -118,11 +123,12 @@ struct LineSplitter: Sendable {
         if start < end {
             let rest = UnsafeRawBufferPointer(start: base + start, count: end - start)
             try checkLength(partialLine.count + rest.count)
-            partialLine.append(contentsOf: rest)
+            Self.append(rest, to: &partialLine)
         }
     }
 
     /// Hands out a line whose end just arrived, joined to its start from earlier chunks if any.
+    @inline(__always)
     private mutating func complete(
         _ tail: UnsafeRawBufferPointer,
         _ body: (UnsafeRawBufferPointer) throws(NetworkError) -> Void
@@ -131,7 +137,7 @@ struct LineSplitter: Sendable {
         if partialLine.isEmpty {
             return try body(tail)
         }
-        partialLine.append(contentsOf: tail)
+        Self.append(tail, to: &partialLine)
         var failure: NetworkError?
         partialLine.withUnsafeBytes { line in
             do throws(NetworkError) {

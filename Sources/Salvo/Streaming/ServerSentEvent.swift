@@ -18,8 +18,16 @@ public struct ServerSentEvent: Sendable, Hashable {
     public var id: String?
     /// The reconnection time this block's own `retry:` field asked for, in seconds (the field gives
     /// milliseconds); `nil` when it had none. ``ServerSentEventParser/reconnectionTime`` keeps the
-    /// latest one of the whole stream.
-    public var retry: TimeInterval?
+    /// latest one of the whole stream. A negative or NaN value reads back as `nil`.
+    public var retry: TimeInterval? {
+        get { retrySeconds >= 0 ? retrySeconds : nil }
+        set { retrySeconds = newValue.map { $0 >= 0 ? $0 : -1 } ?? -1 }
+    }
+
+    /// `retry`, or -1 for none. Not stored as `TimeInterval?`: with that optional the struct lowers
+    /// to eight scalar parts, and the optimizer then has `Array.append` copy and destroy each event
+    /// instead of moving it; parsing small events measured 20–30% slower that way.
+    private var retrySeconds: TimeInterval
 
     /// An event with the given fields; parsers build them, tests and canned streams do too.
     ///
@@ -32,6 +40,7 @@ public struct ServerSentEvent: Sendable, Hashable {
         self.event = event
         self.data = data
         self.id = id
+        self.retrySeconds = -1
         self.retry = retry
     }
 

@@ -31,7 +31,7 @@ public struct ServerSentEventParser: Sendable {
         get { buffers.lastEventID }
         set {
             buffers.lastEventID = newValue
-            buffers.lastEventIDBuffer = newValue
+            buffers.pendingID = nil
         }
     }
 
@@ -72,12 +72,8 @@ public struct ServerSentEventParser: Sendable {
     ///   on after that; events finished earlier in the same chunk are lost with it.
     public mutating func parse(_ chunk: Data) throws(NetworkError) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
-        if streamStart != nil {
-            guard let rest = droppingByteOrderMark(from: chunk) else { return events }
-            try splitter.forEachLine(in: rest) { line throws(NetworkError) in try buffers.process(line, into: &events) }
-        } else {
-            try splitter.forEachLine(in: chunk) { line throws(NetworkError) in try buffers.process(line, into: &events) }
-        }
+        guard let bytes = streamStart == nil ? chunk : droppingByteOrderMark(from: chunk) else { return events }
+        try splitter.forEachLine(in: bytes) { line throws(NetworkError) in try buffers.process(line, into: &events) }
         return events
     }
 
@@ -116,32 +112,42 @@ public struct ServerSentEventParser: Sendable {
 }
 
 /// The buffers the WHATWG rules keep for an event stream, and what each line does to them.
+///
+/// Values move from the buffers into the event at dispatch rather than being copied, which keeps
+/// a small event's cost near that of splitting its lines (the SSE rows of `salvo-bench-ratios`).
 private struct EventBuffers: Sendable {
-    /// The last event ID string: set from ``lastEventIDBuffer`` when a block ends.
+    /// The last event ID string, which a block's end sets from the last event ID buffer.
     var lastEventID: String
-    /// The latest `id:` field; unlike the other buffers it outlives the block.
-    var lastEventIDBuffer: String
+    /// The `id:` value the current block set, if any: the rules' last event ID buffer is this,
+    /// or ``lastEventID`` when it is `nil`.
+    var pendingID: String?
     var reconnectionTime: TimeInterval?
     let maximumDataLength: Int
-    /// The block's `data` lines as UTF-8, each followed by LF; decoded once, at dispatch.
-    private var data: [UInt8] = []
-    private var eventType = ""
+    /// The block's `data` lines joined with LF. Kept without the LF the rules append to the last
+    /// line (they remove it at dispatch), so a one-line event's data is decoded once and never copied.
+    private var data = ""
+    /// The bytes the rules' data buffer would hold, each line's LF included; 0 before any `data` line.
+    private var dataLength = 0
+    /// The event type buffer; `nil` for empty.
+    private var eventType: String?
     private var retry: TimeInterval?
 
     init(lastEventID: String, maximumDataLength: Int) {
         self.lastEventID = lastEventID
-        self.lastEventIDBuffer = lastEventID
         self.maximumDataLength = maximumDataLength
     }
 
     /// Applies one line (without its line break) to the buffers, dispatching at a blank line.
+    @inline(__always)
     mutating func process(_ line: UnsafeRawBufferPointer, into events: inout [ServerSentEvent]) throws(NetworkError) {
         guard let base = line.baseAddress, !line.isEmpty else {
             return dispatch(into: &events)
         }
         if line[0] == Ascii.colon { return }
         let count = line.count
-        let nameLength = memchr(base, Int32(Ascii.colon), count).map { UnsafeRawPointer($0) - base } ?? count
+        // Field names are short: a plain loop beats a memchr call here.
+        var nameLength = 0
+        while nameLength < count, line[nameLength] != Ascii.colon { nameLength += 1 }
         var valueStart = min(nameLength + 1, count)
         if valueStart < count, line[valueStart] == Ascii.space { valueStart += 1 }
         let value = UnsafeRawBufferPointer(start: base + valueStart, count: count - valueStart)
@@ -149,10 +155,10 @@ private struct EventBuffers: Sendable {
         case 4 where Ascii.matches(base, "data"):
             try appendData(value)
         case 5 where Ascii.matches(base, "event"):
-            eventType = LineSplitter.text(value)
+            eventType = value.isEmpty ? nil : LineSplitter.text(value)
         case 2 where Ascii.matches(base, "id"):
-            if memchr(base + valueStart, 0, value.count) == nil {
-                lastEventIDBuffer = LineSplitter.text(value)
+            if !value.contains(0) {
+                pendingID = LineSplitter.text(value)
             }
         case 5 where Ascii.matches(base, "retry"):
             if let milliseconds = Ascii.digits(value) {
@@ -166,45 +172,51 @@ private struct EventBuffers: Sendable {
 
     /// Forgets a block cut off by the end of the stream; the last event ID carries over.
     mutating func endStream() {
-        data.removeAll()
-        eventType = ""
+        data = ""
+        dataLength = 0
+        eventType = nil
         retry = nil
-        lastEventIDBuffer = lastEventID
+        pendingID = nil
     }
 
     private mutating func appendData(_ value: UnsafeRawBufferPointer) throws(NetworkError) {
-        guard data.count + value.count + 1 <= maximumDataLength else {
+        let length = dataLength + value.count + 1
+        guard length <= maximumDataLength else {
             throw .unacceptableResponse(ResponseProblem(
                 "an event's data grew past \(maximumDataLength) bytes without the blank line that ends it; "
                     + "if the server's events are meant to be that large, raise maximumLineLength (the data limit is 8 times it)"
             ))
         }
-        data.append(contentsOf: value)
-        data.append(Ascii.lineFeed)
+        if dataLength == 0 {
+            data = LineSplitter.text(value)
+        } else {
+            data.append("\n")
+            data.append(LineSplitter.text(value))
+        }
+        dataLength = length
     }
 
     private mutating func dispatch(into events: inout [ServerSentEvent]) {
-        lastEventID = lastEventIDBuffer
-        defer {
-            eventType = ""
-            retry = nil
+        if let id = pendingID.take() { lastEventID = id }
+        if dataLength > 0 {
+            var text = ""
+            swap(&text, &data)
+            dataLength = 0
+            events.append(ServerSentEvent(
+                event: eventType.take() ?? "message",
+                data: text,
+                id: lastEventID.isEmpty ? nil : lastEventID,
+                retry: retry
+            ))
+        } else {
+            eventType = nil
         }
-        guard !data.isEmpty else { return }
-        let text = data.withUnsafeBytes { LineSplitter.text(UnsafeRawBufferPointer(rebasing: $0.dropLast())) }
-        // Keep a buffer a huge event grew, but not for the rest of the stream.
-        data.removeAll(keepingCapacity: data.capacity <= 64 * 1024)
-        events.append(ServerSentEvent(
-            event: eventType.isEmpty ? "message" : eventType,
-            data: text,
-            id: lastEventID.isEmpty ? nil : lastEventID,
-            retry: retry
-        ))
+        retry = nil
     }
 }
 
 /// The bytes the event stream format is written in.
 private enum Ascii {
-    static let lineFeed: UInt8 = 0x0A
     static let space: UInt8 = 0x20
     static let colon: UInt8 = 0x3A
 
