@@ -43,6 +43,10 @@ do {
     if selected("4 Pager, 1,000 pages, .object()", options) || selected("4b Pager, 1,000 pages, .decoding(struct)", options) {
         comparisons += try await Comparisons.paging(PagerWalk()).filter { selected($0.name, options) }
     }
+    if Comparisons.eventStreamNames.contains(where: { selected($0, options) }) {
+        comparisons += try Comparisons.eventStream(small: EventStreamParsing(), padded: EventStreamParsing(padding: 180))
+            .filter { selected($0.name, options) }
+    }
     var server: LoopbackServer?
     if Comparisons.httpNames.contains(where: { selected($0, options) }) {
         let started = try LoopbackServer()
