@@ -97,6 +97,30 @@ enum Comparisons {
         ]
     }
 
+    /// The names of the Server-Sent Events rows, known before their bodies are built.
+    static let eventStreamNames = ["SSE: 100,000 small events", "SSE: 100,000 events, 200-byte data"]
+
+    /// Server-Sent Events parsing: one whole body per batch (the per-operation column is per event).
+    /// The target is the "at least 0.9 × the line splitter's throughput": time ≤ 1 / 0.9.
+    /// Small events' IDs and data fit in a small string, while the baseline's `data:` lines need
+    /// the heap; the 200-byte row, where both sides allocate, is there to show that edge.
+    static func eventStream(small: EventStreamParsing, padded: EventStreamParsing) throws -> [Comparison] {
+        try small.checkEquivalence()
+        try padded.checkEquivalence()
+        func comparison(_ name: String, _ parsing: EventStreamParsing, _ target: Comparison.Target) -> Comparison {
+            Comparison(
+                name: name, baselineName: "LF line splitter (memchr), same 16 KiB chunks",
+                target: target, judged: .threadCPU, operationsPerBatch: parsing.eventCount,
+                salvo: { sink(try parsing.salvo()) },
+                baseline: { sink(parsing.baseline()) }
+            )
+        }
+        return [
+            comparison(eventStreamNames[0], small, .ratio(atMost: 1.11)),
+            comparison(eventStreamNames[1], padded, .reportedOnly),
+        ]
+    }
+
     /// The concurrencies benchmark 5 runs at.
     static let httpConcurrencies = [1, 16]
 

@@ -46,6 +46,10 @@ do {
     if selected("6 route matching, 1,000 routes", options) || selected("7 cassette replay, 1,000 exchanges", options) {
         comparisons += try Comparisons.mocking(batch: options.batch).filter { selected($0.name, options) }
     }
+    if Comparisons.eventStreamNames.contains(where: { selected($0, options) }) {
+        comparisons += try Comparisons.eventStream(small: EventStreamParsing(), padded: EventStreamParsing(padding: 180))
+            .filter { selected($0.name, options) }
+    }
     var server: LoopbackServer?
     if Comparisons.httpNames.contains(where: { selected($0, options) }) {
         let started = try LoopbackServer()

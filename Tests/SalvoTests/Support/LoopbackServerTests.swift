@@ -68,6 +68,61 @@ import FoundationNetworking
         #expect(try await status(protected, bearer: "token-2") == 200)
     }
 
+    @Test(arguments: ["/stream/chunked?chunks=4&size=1000", "/stream/bytes?n=1048837", "/stream/bytes?n=1048837&chunked=1"])
+    func streamedBodiesFollowTheBytePattern(_ route: String) async throws {
+        let base = try await LoopbackServer.baseURL()
+        let url = try #require(URL(string: base.absoluteString + route))
+
+        let (data, response) = try await session.data(from: url)
+
+        #expect(statusCode(response) == 200)
+        #expect(data.count == (route.contains("chunks") ? 4_000 : 1_048_837))
+        #expect(data.elementsEqual((0..<data.count).lazy.map { UInt8($0 % 251) }))
+    }
+
+    @Test func chunkedBodiesCarryNoContentLength() async throws {
+        let base = try await LoopbackServer.baseURL()
+        let url = try #require(URL(string: "\(base.absoluteString)/stream/lines?count=3&format=ndjson"))
+
+        let (data, response) = try await session.data(from: url)
+
+        let http = try #require(response as? HTTPURLResponse)
+        #expect(http.value(forHTTPHeaderField: "Content-Length") == nil)
+        #expect(String(decoding: data, as: UTF8.self) == "{\"n\": 1}\n{\"n\": 2}\n{\"n\": 3}\n")
+    }
+
+    @Test func eventStreamDropsOnceResumesAfterLastEventIDThenEnds() async throws {
+        let base = try await LoopbackServer.baseURL()
+        let stream = "\(base.absoluteString)/stream/sse/\(uniqueKey())"
+        let url = try #require(URL(string: "\(stream)?count=5&drop_after=2&end=204"))
+
+        _ = try? await session.data(from: url)  // the first connection is cut after event 2
+        var resume = URLRequest(url: url)
+        resume.setValue("2", forHTTPHeaderField: "Last-Event-ID")
+        let (data, response) = try await session.data(for: resume)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(statusCode(response) == 200)
+        #expect(response.mimeType == "text/event-stream")
+        #expect(!text.contains("id: 2\n") && text.hasPrefix("id: 3\nevent: tick\n") && text.hasSuffix("id: 5\ndata: {\"n\": 5}\n\n"))
+        resume.setValue("5", forHTTPHeaderField: "Last-Event-ID")
+        #expect(try await statusCode(session.data(for: resume).1) == 204)
+
+        let statsURL = try #require(URL(string: "\(stream)/stats"))
+        let stats = try JSONDecoder().decode(EventStreamStats.self, from: try await session.data(from: statsURL).0)
+        #expect(stats == EventStreamStats(connections: 3, lastEventIDs: [nil, "2", "5"], completed: true))
+    }
+
+    private struct EventStreamStats: Decodable, Equatable {
+        let connections: Int
+        let lastEventIDs: [String?]
+        let completed: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case connections, completed
+            case lastEventIDs = "last_event_ids"
+        }
+    }
+
     private struct RawEcho: Decodable {
         let method: String
         let path: String

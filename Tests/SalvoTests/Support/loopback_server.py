@@ -44,6 +44,9 @@ Routes (all methods unless noted; JSON bodies unless noted):
     /redirects/...          redirect loops: see redirect_routes.py
     /empty/...              2xx with a Content-Type and no body: see empty_routes.py
     /relative/...           a paged list with page-relative next links: see relative_routes.py
+    /stream/...             streamed bodies (HTTP/1.1 chunked or long): byte patterns at any pace,
+                            text and NDJSON lines, Server-Sent Events with drops, Last-Event-ID
+                            resumption and per-key stats: see stream_routes.py
 Unknown routes answer 404, malformed parameters 400, never a crash.
 """
 
@@ -69,6 +72,7 @@ import challenge_routes  # noqa: E402  (401/407 challenges, /challenge/...)
 import redirect_routes  # noqa: E402  (redirect loops, /redirects/...)
 import empty_routes  # noqa: E402  (2xx with a Content-Type and no body, /empty/...)
 import relative_routes  # noqa: E402  (a list with page-relative next links, /relative/...)
+import stream_routes  # noqa: E402  (chunked and long bodies, lines, Server-Sent Events, /stream/...)
 
 MAX_BODY = 64 * 1024 * 1024
 MAX_DELAY = 120.0
@@ -288,6 +292,16 @@ class Handler(BaseHTTPRequestHandler):
         if body and self.command != "HEAD":
             self.wfile.write(body)
 
+    def cut_connection(self):
+        """Closes the socket mid-response, the way a dying server or a cut network would."""
+        self.wfile.flush()
+        self.close_connection = True
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.connection.close()
+
     def respond_json(self, status, payload, headers=()):
         body = json.dumps(payload).encode()
         self.respond(status, body, "application/json", headers)
@@ -378,6 +392,8 @@ class Handler(BaseHTTPRequestHandler):
             return None
         if head == "relative" and relative_routes.handle(self, rest, query, int_param):
             return None
+        if head == "stream" and stream_routes.handle(self, rest, query, int_param, delay_param):
+            return None
         self.respond_json(404, {"error": "not found", "path": path})
 
     # --- Simple routes
@@ -423,13 +439,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", "1000")
         self.end_headers()
         self.wfile.write(b"x" * 100)
-        self.wfile.flush()
-        self.close_connection = True
-        try:
-            self.connection.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self.connection.close()
+        self.cut_connection()
 
     def redirect(self, query):
         target = query.get("to")

@@ -1,0 +1,217 @@
+"""Streamed bodies, served by loopback_server.py under /stream (standard library only).
+
+Every byte body follows one pattern, so a client can check any range of it: byte i of the
+whole body is i % 251 (251 is prime, so block and chunk boundaries never line up with it).
+Chunked responses use HTTP/1.1 Transfer-Encoding: chunked and keep the connection alive.
+
+    /stream/chunked?chunks=N&size=S[&delay=D]       N chunks of S bytes, D seconds between chunks
+    /stream/bytes?n=N[&chunked=1]                   N bytes (up to 8 GiB) written in 1 MiB blocks,
+                                                    Content-Length unless chunked=1 (then one
+                                                    chunk per block); for throughput benchmarks
+    /stream/drip?n=N&interval=S[&chunked=1]         N bytes one at a time, S seconds apart
+    /stream/lines?count=N[&format=ndjson][&ending=lf|crlf|cr][&delay=D]
+                                                    chunked text: "line i" for i = 1...N, or with
+                                                    format=ndjson the JSON object {"n": i} per line
+                                                    (application/x-ndjson); D seconds between lines
+    /stream/sse/<key>?count=N[&retry=MS][&drop_after=K][&end=204][&delay=D]
+                                                    chunked text/event-stream of events i = 1...N:
+                                                    "id: i" on every one, "event: tick" when i % 3 == 0,
+                                                    data the JSON {"n": i} (split over two data lines
+                                                    when i % 4 == 0), a comment line before it when
+                                                    i % 5 == 0; "retry: MS" as a block of its own
+                                                    first; D seconds between events.
+                                                    Last-Event-ID: i resumes after event i.
+                                                    drop_after=K: the key's first connection sends K
+                                                    events and the start of the next ("id: K+1",
+                                                    "data: cut", no blank line), then closes the
+                                                    socket without ending the chunked body.
+                                                    end=204: once a connection has sent event N, later
+                                                    connections for the key answer 204 No Content.
+    GET /stream/sse/<key>/stats                     {"connections": n, "last_event_ids": [header or
+                                                    null, one per connection], "completed": bool}
+"""
+
+import json
+import threading
+import time
+
+PRIME = 251
+BLOCK = 1024 * 1024
+MAX_BYTES = 8 * 1024 * 1024 * 1024
+MAX_CHUNK = 16 * 1024 * 1024
+MAX_COUNT = 1_000_000
+# Enough pattern for a block starting at any phase of the 251-byte cycle.
+_PATTERN = memoryview(bytes(range(PRIME)) * (BLOCK // PRIME + 2))
+
+_lock = threading.Lock()
+_sse = {}  # key -> {"connections", "last_event_ids", "completed"}
+
+
+def pattern(offset, size):
+    """Bytes offset ..< offset + size of the pattern body (size at most BLOCK)."""
+    start = offset % PRIME
+    return _PATTERN[start:start + size]
+
+
+def handle(handler, rest, query, int_param, delay_param):
+    """Answers /stream/<rest>; returns False for paths it does not serve."""
+    if rest == ["chunked"]:
+        count = int_param(query, "chunks", minimum=0, maximum=MAX_COUNT)
+        size = int_param(query, "size", minimum=1, maximum=MAX_CHUNK)
+        if count * size > MAX_BYTES:
+            handler.respond_json(400, {"error": f"chunks * size must be <= {MAX_BYTES}"})
+            return True
+        send_pattern(handler, count * size, size, delay_param(query, "delay"), chunked=True)
+    elif rest == ["bytes"]:
+        total = int_param(query, "n", minimum=0, maximum=MAX_BYTES)
+        send_pattern(handler, total, BLOCK, 0.0, chunked=query.get("chunked") == "1")
+    elif rest == ["drip"]:
+        total = int_param(query, "n", minimum=0, maximum=10_000)
+        send_pattern(handler, total, 1, delay_param(query, "interval"), chunked=query.get("chunked") == "1")
+    elif rest == ["lines"]:
+        send_lines(handler, query, int_param, delay_param)
+    elif len(rest) == 2 and rest[0] == "sse":
+        send_events(handler, rest[1], query, int_param, delay_param)
+    elif len(rest) == 3 and rest[0] == "sse" and rest[2] == "stats":
+        with _lock:
+            entry = _sse_entry(rest[1])
+            stats = {"connections": entry["connections"], "last_event_ids": list(entry["last_event_ids"]),
+                     "completed": entry["completed"]}
+        handler.respond_json(200, stats)
+    else:
+        return False
+    return True
+
+
+# --- Framing
+
+def begin(handler, content_type, length=None, headers=()):
+    """Sends a 200 head: Content-Length when length is given, else Transfer-Encoding: chunked."""
+    handler.send_response(200)
+    handler.send_header("Content-Type", content_type)
+    if length is None:
+        handler.send_header("Transfer-Encoding", "chunked")
+    else:
+        handler.send_header("Content-Length", str(length))
+    for name, value in headers:
+        handler.send_header(name, value)
+    if handler.close_connection:
+        handler.send_header("Connection", "close")
+    handler.end_headers()
+
+
+def write_chunk(handler, data):
+    """Sends data now as one chunk (an empty piece is skipped: it would end the body)."""
+    if data:
+        handler.wfile.write(b"%x\r\n" % len(data) + data + b"\r\n")
+
+
+def end(handler, chunked):
+    if chunked:
+        handler.wfile.write(b"0\r\n\r\n")
+    handler.wfile.flush()
+
+
+# --- Routes
+
+def send_pattern(handler, total, piece, delay, chunked):
+    begin(handler, "application/octet-stream", None if chunked else total)
+    if handler.command == "HEAD":
+        return
+    offset = 0
+    while offset < total:
+        if offset and delay:
+            time.sleep(delay)
+        size = min(piece, total - offset)
+        for start in range(0, size, BLOCK):  # a chunk larger than BLOCK goes out in several writes
+            part = min(BLOCK, size - start)
+            if chunked and start == 0:
+                handler.wfile.write(b"%x\r\n" % size)
+            handler.wfile.write(pattern(offset + start, part))
+        if chunked:
+            handler.wfile.write(b"\r\n")
+        offset += size
+    end(handler, chunked)
+
+
+def send_lines(handler, query, int_param, delay_param):
+    count = int_param(query, "count", minimum=0, maximum=MAX_COUNT)
+    ndjson = query.get("format") == "ndjson"
+    endings = {"lf": b"\n", "crlf": b"\r\n", "cr": b"\r"}
+    ending = endings.get(query.get("ending", "lf"))
+    if ending is None:
+        handler.respond_json(400, {"error": "ending must be lf, crlf or cr"})
+        return
+    delay = delay_param(query, "delay")
+    begin(handler, "application/x-ndjson" if ndjson else "text/plain; charset=utf-8")
+    batch = []
+    for number in range(1, count + 1):
+        line = json.dumps({"n": number}) if ndjson else f"line {number}"
+        batch.append(line.encode() + ending)
+        if delay or len(batch) == 1000:
+            write_chunk(handler, b"".join(batch))
+            batch = []
+            if delay and number < count:
+                time.sleep(delay)
+    write_chunk(handler, b"".join(batch))
+    end(handler, chunked=True)
+
+
+def _sse_entry(key):
+    """The key's record; call with the lock held."""
+    entry = _sse.get(key)
+    if entry is None:
+        entry = {"connections": 0, "last_event_ids": [], "completed": False}
+        _sse[key] = entry
+    return entry
+
+
+def event_block(number):
+    lines = []
+    if number % 5 == 0:
+        lines.append(f": comment before event {number}")
+    lines.append(f"id: {number}")
+    if number % 3 == 0:
+        lines.append("event: tick")
+    if number % 4 == 0:
+        lines += [f'data: {{"n": {number},', 'data: "split": true}']
+    else:
+        lines.append(f'data: {{"n": {number}}}')
+    return ("\n".join(lines) + "\n\n").encode()
+
+
+def send_events(handler, key, query, int_param, delay_param):
+    count = int_param(query, "count", default=10, minimum=0, maximum=MAX_COUNT)
+    retry = int_param(query, "retry", default=-1, minimum=0) if query.get("retry") else None
+    drop_after = int_param(query, "drop_after", default=-1, minimum=0) if query.get("drop_after") else None
+    delay = delay_param(query, "delay")
+    last_id = handler.headers.get("Last-Event-ID")
+    with _lock:
+        entry = _sse_entry(key)
+        entry["connections"] += 1
+        entry["last_event_ids"].append(last_id)
+        first_connection = entry["connections"] == 1
+        finished = entry["completed"]
+    if finished and query.get("end") == "204":
+        handler.respond(204)
+        return
+    try:
+        start = int(last_id) + 1 if last_id else 1
+    except ValueError:
+        start = 1
+    begin(handler, "text/event-stream; charset=utf-8", headers=[("Cache-Control", "no-cache")])
+    if retry is not None:
+        write_chunk(handler, f"retry: {retry}\n\n".encode())
+    sent = 0
+    for number in range(max(start, 1), count + 1):
+        if first_connection and drop_after is not None and sent == drop_after:
+            write_chunk(handler, f"id: {number}\ndata: cut".encode())
+            handler.cut_connection()
+            return
+        if sent and delay:
+            time.sleep(delay)
+        write_chunk(handler, event_block(number))
+        sent += 1
+    with _lock:
+        entry["completed"] = True
+    end(handler, chunked=True)
