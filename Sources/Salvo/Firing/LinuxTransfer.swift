@@ -37,6 +37,8 @@ final class LinuxTransfer: NSObject, URLSessionTaskDelegate, NetworkSessionTask,
         var followUp: URLRequest?
         var redirects = 0
         var isCancelled = false
+        /// Whether the request as fired carried a `Cookie` header of the caller's own.
+        var hasCallersCookieHeader = false
     }
 
     private let session: URLSession
@@ -55,6 +57,9 @@ final class LinuxTransfer: NSObject, URLSessionTaskDelegate, NetworkSessionTask,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> LinuxTransfer {
         let transfer = LinuxTransfer(session: session, completion: completion)
+        if request.value(forHTTPHeaderField: "Cookie") != nil {
+            transfer.state.withLock { $0.hasCallersCookieHeader = true }
+        }
         transfer.send(request)
         return transfer
     }
@@ -156,7 +161,8 @@ final class LinuxTransfer: NSObject, URLSessionTaskDelegate, NetworkSessionTask,
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        RedirectGuard.shared.urlSession(self.session, task: task, willPerformHTTPRedirection: response, newRequest: request) { [self] decided in
+        let withCookies = withStoredCookies(request)
+        RedirectGuard.shared.urlSession(self.session, task: task, willPerformHTTPRedirection: response, newRequest: withCookies) { [self] decided in
             guard let decided, Self.losesBody(decided) else {
                 completionHandler(decided)
                 return
@@ -164,6 +170,26 @@ final class LinuxTransfer: NSObject, URLSessionTaskDelegate, NetworkSessionTask,
             state.withLock { $0.followUp = decided }
             completionHandler(nil)
         }
+    }
+
+    /// `redirected` with the cookies stored for its URL, as corelibs does only for tasks without a
+    /// delegate (`_HTTPURLProtocol.redirectFor(request:)`): with one, the redirected request keeps
+    /// the `Cookie` header added when the task was created, so cookies the redirect response set
+    /// (httpbin's `/cookies/set`) or cookies of the target's path never reach the target.
+    /// A `Cookie` header the caller wrote is left to ``RedirectGuard``, which keeps it on the origin.
+    private func withStoredCookies(_ redirected: URLRequest) -> URLRequest {
+        let configuration = session.configuration
+        guard configuration.httpShouldSetCookies, redirected.httpShouldHandleCookies,
+              let storage = configuration.httpCookieStorage, let url = redirected.url,
+              !state.withLock({ $0.hasCallersCookieHeader })
+        else { return redirected }
+        var request = redirected
+        request.setValue(nil, forHTTPHeaderField: "Cookie")
+        let stored = storage.cookies(for: url) ?? []
+        for (name, value) in HTTPCookie.requestHeaderFields(with: stored) {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        return request
     }
 
     /// Whether corelibs would send `redirected` without its body: it has one to send.

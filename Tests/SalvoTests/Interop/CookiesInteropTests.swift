@@ -38,11 +38,7 @@ import Testing
     /// of those the redirect just set. Plain `URLSession.data(from:)` sends them.
     @Test func cookiesSetOnARedirectAreSentToItsTargetAndToLaterCalls() async throws {
         let landed = try await cookies(on: httpbin, .get("/cookies/set", query: ["session": "abc123", "theme": "dark"]))
-        withKnownIssue("Salvo's Linux task delegate keeps the cookies a redirect sets from the redirected request") {
-            #expect(landed == ["session": "abc123", "theme": "dark"])
-        } when: {
-            Self.isLinux
-        }
+        #expect(landed == ["session": "abc123", "theme": "dark"])
         #expect(try await cookies(on: httpbin) == ["session": "abc123", "theme": "dark"])
     }
 
