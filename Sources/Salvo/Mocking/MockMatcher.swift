@@ -47,13 +47,8 @@ public struct MockMatcher: Sendable, CustomStringConvertible {
 
     /// The query has each item of `items`; a value of `"*"` accepts any value.
     public static func query(containing items: [String: String]) -> MockMatcher {
-        MockMatcher("query " + items.keys.sorted().map { "\($0)=\(items[$0] ?? "")" }.joined(separator: "&")) { request in
-            let query = request.query
-            for name in items.keys.sorted() {
-                guard let actual = query[name] else { return "its query has no \(name)" }
-                if let value = items[name], value != "*", value != actual { return "its query has \(name)=\(actual)" }
-            }
-            return nil
+        MockMatcher("query " + describing(items)) { request in
+            mismatch(of: items, in: request.query, named: "query")
         }
     }
 
@@ -82,19 +77,29 @@ public struct MockMatcher: Sendable, CustomStringConvertible {
 
     /// The body is a form (`a=1&b=2`) with each field of `fields`; a value of `"*"` accepts any value.
     public static func formBody(_ fields: [String: String]) -> MockMatcher {
-        MockMatcher("form body " + fields.keys.sorted().map { "\($0)=\(fields[$0] ?? "")" }.joined(separator: "&")) { request in
+        MockMatcher("form body " + describing(fields)) { request in
             guard let body = request.body, let text = String(data: body, encoding: .utf8), !text.isEmpty else { return "it has no form body" }
             let pairs = text.split(separator: "&").map { field -> (String, String) in
                 let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 return (Redaction.decodedFormPart(parts[0]), parts.count > 1 ? Redaction.decodedFormPart(parts[1]) : "")
             }
-            let form = Dictionary(pairs, uniquingKeysWith: { _, last in last })
-            for name in fields.keys.sorted() {
-                guard let actual = form[name] else { return "its form has no \(name)" }
-                if let value = fields[name], value != "*", value != actual { return "its form has \(name)=\(actual)" }
-            }
-            return nil
+            return mismatch(of: fields, in: Dictionary(pairs, uniquingKeysWith: { _, last in last }), named: "form")
         }
+    }
+
+    /// `a=1&b=2`, names sorted, for a matcher's description.
+    private static func describing(_ fields: [String: String]) -> String {
+        fields.keys.sorted().map { "\($0)=\(fields[$0] ?? "")" }.joined(separator: "&")
+    }
+
+    /// Why `actual` (the request's query or form, called `noun`) lacks one of `expected`'s fields,
+    /// first by name; `nil` when it has them all. A value of `"*"` accepts any value.
+    private static func mismatch(of expected: [String: String], in actual: [String: String], named noun: String) -> String? {
+        for name in expected.keys.sorted() {
+            guard let value = actual[name] else { return "its \(noun) has no \(name)" }
+            if let wanted = expected[name], wanted != "*", wanted != value { return "its \(noun) has \(name)=\(value)" }
+        }
+        return nil
     }
 
     /// The body's bytes equal `data`.

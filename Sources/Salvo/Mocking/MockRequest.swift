@@ -30,8 +30,8 @@ public struct MockRequest: Sendable {
 
     /// The decoded query items; for a repeated name the last value wins.
     public var query: [String: String] {
-        guard let url, let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems else { return [:] }
-        return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
+        guard let url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return [:] }
+        return MockRoutes.queryItems(of: components)
     }
 
     /// The request body, if any.

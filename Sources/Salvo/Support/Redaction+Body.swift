@@ -81,7 +81,10 @@ extension Redaction {
         }
     }
 
+    /// `raw` as a form or query component means it (`+` is a space, `%XX` a byte); as it is when
+    /// it has neither, without the cost of decoding (replay and recording name every request).
     static func decodedFormPart(_ raw: Substring) -> String {
-        raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(raw)
+        guard raw.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(raw) }
+        return raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(raw)
     }
 }

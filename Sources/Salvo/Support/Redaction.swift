@@ -71,9 +71,7 @@ public struct Redaction: Sendable, Hashable {
         let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
             guard let equals = item.firstIndex(of: "=") else { return String(item) }
             let rawName = item[..<equals]
-            let isEncoded = rawName.utf8.contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }
-            let name = isEncoded ? rawName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(rawName) : String(rawName)
-            guard hidesQueryKey(name) else { return String(item) }
+            guard hidesQueryKey(Self.decodedFormPart(rawName)) else { return String(item) }
             didHide = true
             return rawName + "=" + Self.encodedPlaceholder
         }
