@@ -19,16 +19,13 @@ import FoundationNetworking
 ///   redirect that keeps the method (307, 308, and 301/302 for methods other than POST) arrives
 ///   with `Content-Length: 0`. Such a redirect is not followed by the task; the transfer sends the
 ///   redirected request (credentials stripped by ``RedirectGuard``) as a new task, at most
-///   ``maximumRedirects`` times.
+///   ``RedirectGuard/maximumRedirects`` times.
 /// - **An explicit `Cookie` header is sent as written**, not replaced by stored cookies: see
 ///   `URLSession.keepingCookieHeader(of:)`. Such a task may belong to a companion session, so
 ///   challenges and redirects are put to the delegate of the session the request was fired on.
 ///
 /// The delegate callbacks arrive on the session's delegate queue; all state sits behind one lock.
 final class LinuxTransfer: NSObject, URLSessionTaskDelegate, NetworkSessionTask, Sendable {
-    /// Darwin's and swift-corelibs-foundation's limit, so a loop ends the same way everywhere.
-    static let maximumRedirects = 20
-
     private struct State {
         var task: URLSessionDataTask?
         /// The 401/407 whose challenge was cancelled so that it could be reported.
@@ -37,16 +34,21 @@ final class LinuxTransfer: NSObject, URLSessionTaskDelegate, NetworkSessionTask,
         var followUp: URLRequest?
         var redirects = 0
         var isCancelled = false
-        /// Whether the request as fired carried a `Cookie` header of the caller's own.
-        var hasCallersCookieHeader = false
     }
 
     private let session: URLSession
+    /// Whether the request as fired carried a `Cookie` header of the caller's own.
+    private let hasCallersCookieHeader: Bool
     private let state = Locked(State())
     private let completion: @Sendable (Data?, URLResponse?, (any Error)?) -> Void
 
-    private init(session: URLSession, completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) {
+    private init(
+        session: URLSession,
+        hasCallersCookieHeader: Bool,
+        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) {
         self.session = session
+        self.hasCallersCookieHeader = hasCallersCookieHeader
         self.completion = completion
     }
 
@@ -56,10 +58,11 @@ final class LinuxTransfer: NSObject, URLSessionTaskDelegate, NetworkSessionTask,
         on session: URLSession,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> LinuxTransfer {
-        let transfer = LinuxTransfer(session: session, completion: completion)
-        if request.value(forHTTPHeaderField: "Cookie") != nil {
-            transfer.state.withLock { $0.hasCallersCookieHeader = true }
-        }
+        let transfer = LinuxTransfer(
+            session: session,
+            hasCallersCookieHeader: request.value(forHTTPHeaderField: "Cookie") != nil,
+            completion: completion
+        )
         transfer.send(request)
         return transfer
     }
@@ -94,12 +97,9 @@ final class LinuxTransfer: NSObject, URLSessionTaskDelegate, NetworkSessionTask,
         let next: Next = state.withLock { state in
             if let followUp = state.followUp, !state.isCancelled {
                 state.redirects += 1
-                guard state.redirects <= Self.maximumRedirects else {
+                guard state.redirects <= RedirectGuard.maximumRedirects else {
                     state.task = nil
-                    return .report(nil, nil, URLError(.httpTooManyRedirects, userInfo: [
-                        NSLocalizedDescriptionKey: "more than \(Self.maximumRedirects) redirects",
-                        NSURLErrorFailingURLErrorKey: followUp.url as Any,
-                    ]))
+                    return .report(nil, nil, RedirectGuard.tooManyRedirects(at: followUp.url))
                 }
                 return .follow(followUp)
             }
@@ -181,7 +181,7 @@ final class LinuxTransfer: NSObject, URLSessionTaskDelegate, NetworkSessionTask,
         let configuration = session.configuration
         guard configuration.httpShouldSetCookies, redirected.httpShouldHandleCookies,
               let storage = configuration.httpCookieStorage, let url = redirected.url,
-              !state.withLock({ $0.hasCallersCookieHeader })
+              !hasCallersCookieHeader
         else { return redirected }
         var request = redirected
         request.setValue(nil, forHTTPHeaderField: "Cookie")

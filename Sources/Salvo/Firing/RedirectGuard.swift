@@ -15,6 +15,18 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
     /// The one guard; it holds no per-task state.
     static let shared = RedirectGuard()
 
+    /// Darwin's and swift-corelibs-foundation's redirect limit; Salvo's own redirect following
+    /// (Linux body-keeping redirects, mock redirects) ends a loop at the same count.
+    static let maximumRedirects = 20
+
+    /// The error a redirect chain past ``maximumRedirects`` ends with, failing at `url`.
+    static func tooManyRedirects(at url: URL?) -> URLError {
+        URLError(.httpTooManyRedirects, userInfo: [
+            NSLocalizedDescriptionKey: "more than \(maximumRedirects) redirects",
+            NSURLErrorFailingURLErrorKey: url as Any,
+        ])
+    }
+
     private static let protectedHeaders = Locked<Set<String>>(["authorization", "proxy-authorization", "cookie"])
 
     /// Adds a header whose value must never follow a redirect to another origin.

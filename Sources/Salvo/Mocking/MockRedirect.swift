@@ -5,12 +5,9 @@ import FoundationNetworking
 
 /// How a mock session follows a redirect, by the rules production firing follows: the method and
 /// body a redirect keeps (RFC 9110 §15.4, as browsers and `URLSession` do), credentials stripped
-/// when it leaves the origin (``RedirectGuard``), and at most 20 hops.
+/// when it leaves the origin (``RedirectGuard``), and at most ``RedirectGuard/maximumRedirects``
+/// hops, ending with ``RedirectGuard/tooManyRedirects(at:)`` as a loop against a server does.
 enum MockRedirect {
-    /// Darwin's and swift-corelibs-foundation's limit (`LinuxTransfer.maximumRedirects`), so a
-    /// redirect loop in a mock ends as it would against a server.
-    static let maximumRedirects = 20
-
     /// The statuses followed when the response names a `Location`.
     static let statuses: Set<Int> = [301, 302, 303, 307, 308]
 
@@ -38,14 +35,6 @@ enum MockRedirect {
             next.setValue(nil, forHTTPHeaderField: "Content-Length")
         }
         return RedirectGuard.stripping(next, redirectedFrom: response.url ?? request.url)
-    }
-
-    /// The error a session reports when a redirect chain passes the limit at `url`.
-    static func tooManyRedirects(at url: URL?) -> URLError {
-        URLError(.httpTooManyRedirects, userInfo: [
-            NSLocalizedDescriptionKey: "more than \(maximumRedirects) redirects",
-            NSURLErrorFailingURLErrorKey: url as Any,
-        ])
     }
 }
 

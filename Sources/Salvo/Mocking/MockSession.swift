@@ -101,7 +101,7 @@ extension MockSession {
                 return (isHead(current) ? Data() : data, urlResponse, nil)
             }
             hops += 1
-            guard hops <= MockRedirect.maximumRedirects else { return (nil, nil, MockRedirect.tooManyRedirects(at: next.url)) }
+            guard hops <= RedirectGuard.maximumRedirects else { return (nil, nil, RedirectGuard.tooManyRedirects(at: next.url)) }
             current = next
             response = answer(MockRequest(next)).next()
         }
