@@ -38,6 +38,9 @@ public struct NetCall: Fireable, Sendable {
     public var firingFunction: FiringFunction
     /// The request `server` and `endpoint` describe, or why there is none; kept in step with both.
     private(set) var builtRequest: Result<URLRequest, NetworkError>
+    /// Where the body goes as it arrives when the call is streamed (``bytes()``, ``stream(_:)``);
+    /// `nil` when it is read whole.
+    var bodyReceiver: (any ResponseReceiver)?
 
     /// A call from its parts.
     public init(

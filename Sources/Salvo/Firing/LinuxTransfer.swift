@@ -4,8 +4,8 @@ import FoundationNetworking
 
 /// One request on Linux `URLSession`, repaired where swift-corelibs-foundation loses an outcome.
 ///
-/// It is the delegate of each data task it starts and reports what came back once, like a
-/// completion handler, with three repairs:
+/// It is the delegate of each data task it starts and reports the exchange to a
+/// ``ResponseReceiver``, with three repairs:
 ///
 /// - **Challenges complete.** `_ProtocolClient.urlProtocolDidFinishLoading` turns a 401 whose
 ///   `WWW-Authenticate` it can parse (Basic) into a challenge instead of finishing the task, and
@@ -24,8 +24,10 @@ import FoundationNetworking
 ///   `URLSession.keepingCookieHeader(of:)`. Such a task may belong to a companion session, so
 ///   challenges and redirects are put to the delegate of the session the request was fired on.
 ///
-/// The delegate callbacks arrive on the session's delegate queue; all state sits behind one lock.
-final class LinuxTransfer: NSObject, URLSessionTaskDelegate, NetworkSessionTask, Sendable {
+/// A streamed body reaches the receiver chunk by chunk through a companion session (see
+/// ``StreamingDelegate``). The delegate callbacks arrive on the session's delegate queue; all
+/// state sits behind one lock.
+final class LinuxTransfer: NSObject, URLSessionDataDelegate, NetworkSessionTask, Sendable {
     private struct State {
         var task: URLSessionDataTask?
         /// The 401/407 whose challenge was cancelled so that it could be reported.
@@ -40,40 +42,41 @@ final class LinuxTransfer: NSObject, URLSessionTaskDelegate, NetworkSessionTask,
     /// Whether the request as fired carried a `Cookie` header of the caller's own.
     private let hasCallersCookieHeader: Bool
     private let state = Locked(State())
-    private let completion: @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    private let receiver: any ResponseReceiver
 
-    private init(
-        session: URLSession,
-        hasCallersCookieHeader: Bool,
-        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
-    ) {
+    private init(session: URLSession, hasCallersCookieHeader: Bool, receiver: any ResponseReceiver) {
         self.session = session
         self.hasCallersCookieHeader = hasCallersCookieHeader
-        self.completion = completion
+        self.receiver = receiver
     }
 
-    /// Starts `request` on `session` and calls `completion` exactly once with what came back.
-    static func start(
-        _ request: URLRequest,
-        on session: URLSession,
-        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
-    ) -> LinuxTransfer {
+    /// Starts `request` on `session` and reports the exchange to `receiver`.
+    static func start(_ request: URLRequest, on session: URLSession, reportingTo receiver: any ResponseReceiver) -> LinuxTransfer {
         let transfer = LinuxTransfer(
             session: session,
             hasCallersCookieHeader: request.value(forHTTPHeaderField: "Cookie") != nil,
-            completion: completion
+            receiver: receiver
         )
         transfer.send(request)
         return transfer
     }
 
+    /// A whole body arrives through a completion handler, the cheapest path in corelibs; a streamed
+    /// one through a companion session whose delegate hands each task's events to its transfer
+    /// (corelibs gives a task's own delegate no data: see Docs/Linux.md).
     private func send(_ request: URLRequest) {
-        let task = session.keepingCookieHeader(of: request).dataTask(with: request) { [self] data, response, error in
-            finish(data: data, response: response, error: error)
+        let task: URLSessionDataTask
+        if receiver.readsBodyAsItArrives {
+            task = CompanionSessions.streaming(for: session, keepingCookieHeader: session.needsCookieHeaderKept(for: request)).dataTask(with: request)
+            StreamingDelegate.shared.register(self, for: task)
+        } else {
+            task = session.keepingCookieHeader(of: request).dataTask(with: request) { [self] data, response, error in
+                finish(data: data, response: response, error: error)
+            }
+            // With a completion handler, corelibs asks the task delegate about challenges and
+            // redirects only; the response and body still arrive through the handler.
+            task.delegate = self
         }
-        // With a completion handler, corelibs asks the task delegate about challenges and
-        // redirects only; the response and body still arrive through the handler.
-        task.delegate = self
         let isCancelled = state.withLock { state in
             state.task = task
             state.challenged = nil
@@ -92,28 +95,78 @@ final class LinuxTransfer: NSObject, URLSessionTaskDelegate, NetworkSessionTask,
         task?.cancel()
     }
 
+    /// Ends one task: follows a redirect this transfer took over, or reports the end.
+    ///
+    /// `data` is the whole body of a completion-handler task, `nil` for a streamed one (its
+    /// chunks have been reported already).
     private func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
-        enum Next { case report(Data?, URLResponse?, (any Error)?), follow(URLRequest) }
+        enum Next { case report(head: URLResponse?, body: Data?, (any Error)?), follow(URLRequest) }
+        let isStreamed = receiver.readsBodyAsItArrives
         let next: Next = state.withLock { state in
             if let followUp = state.followUp, !state.isCancelled {
                 state.redirects += 1
                 guard state.redirects <= RedirectGuard.maximumRedirects else {
                     state.task = nil
-                    return .report(nil, nil, RedirectGuard.tooManyRedirects(at: followUp.url))
+                    return .report(head: nil, body: nil, RedirectGuard.tooManyRedirects(at: followUp.url))
                 }
                 return .follow(followUp)
             }
             state.task = nil
             if let challenged = state.challenged, !state.isCancelled {
-                // The body of a challenged response never reaches a completion handler in corelibs.
-                return .report(data ?? Data(), challenged, nil)
+                // The body of a challenged response never reaches corelibs' handler or delegate.
+                return .report(head: challenged, body: nil, nil)
             }
-            return .report(data, response, error)
+            return .report(head: isStreamed ? nil : response, body: data, error)
         }
         switch next {
-        case .follow(let request): send(request)
-        case .report(let data, let response, let error): completion(data, response, error)
+        case .follow(let request):
+            send(request)
+        case .report(let head, let body, let error):
+            if let head { receiver.receive(head) }
+            if let body, !body.isEmpty { receiver.receive(body) }
+            receiver.finish(error)
         }
+    }
+
+    /// Whether events of the current task are to be dropped: it was cancelled, or it ends in a
+    /// redirect this transfer follows itself.
+    private var isDroppingEvents: Bool {
+        state.withLock { $0.isCancelled || $0.followUp != nil || $0.challenged != nil }
+    }
+
+    // MARK: - Streamed task events (from StreamingDelegate)
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        if isDroppingEvents {
+            completionHandler(.cancel)
+            return
+        }
+        receiver.receive(response)
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        if !isDroppingEvents { receiver.receive(data) }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        receiver.didSend(totalBytesSent, of: totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        StreamingDelegate.shared.unregister(task)
+        finish(data: nil, response: task.response, error: error)
     }
 
     // MARK: - Delegate

@@ -22,14 +22,3 @@ extension NetworkResponder {
         }
     }
 }
-
-extension CallbackQueue {
-    /// Hands `outcome` to `responder` here: directly on `.immediate`, otherwise queued.
-    func dispatch(_ outcome: NetworkOutcome, to responder: NetworkResponder) {
-        if case .immediate = self {
-            responder.dispatch(outcome)
-        } else {
-            run { responder.dispatch(outcome) }
-        }
-    }
-}

@@ -3,11 +3,38 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Something that sends a request and reports what came back: `URLSession`, or a fake in tests.
+/// Something that sends a request and reports what comes back: `URLSession`, the mock, replay and
+/// recording sessions, another HTTP client, or a fake in tests.
 ///
-/// Production firing uses a session; inject your own configured `URLSession` or any conforming type.
+/// A session implements one of two methods; each has a default made from the other:
+///
+/// - ``start(_:receiver:)`` reports an exchange as it happens: the response head as soon as it is
+///   known, then the body in chunks, then the end. Streams, progress and head-first decisions
+///   need it; Salvo always fires through it.
+/// - ``start(_:completion:)`` reports the whole exchange at once, as `URLSession`'s completion
+///   handlers do. A fake that implements only this keeps working: its answer reaches a receiver
+///   as a head, one chunk and the end.
+///
+/// ```swift
+/// struct TeapotSession: NetworkSession {
+///     func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+///         let head = HTTPURLResponse(url: request.url!, statusCode: 418, httpVersion: nil, headerFields: nil)!
+///         receiver.receive(head)
+///         receiver.receive(Data("short and stout".utf8))
+///         receiver.finish(nil)
+///         return NoTask()
+///     }
+/// }
+/// ```
 public protocol NetworkSession: Sendable {
-    /// Starts sending `request` and calls `completion` exactly once with what came back.
+    /// Starts sending `request` and reports the exchange to `receiver` as it happens: at most one
+    /// head, then body chunks, then exactly one ``ResponseReceiver/finish(_:)``.
+    ///
+    /// After the returned task is cancelled the session still finishes (with `URLError(.cancelled)`
+    /// unless it already had); Salvo ignores what arrives after it cancelled.
+    func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask
+
+    /// Starts sending `request` and calls `completion` exactly once with the whole exchange.
     ///
     /// After the returned task is cancelled, `completion` is still called (with `URLError(.cancelled)`,
     /// as `URLSession` does); Salvo ignores it.
@@ -15,6 +42,33 @@ public protocol NetworkSession: Sendable {
         _ request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> any NetworkSessionTask
+}
+
+extension NetworkSession {
+    /// Reports the whole exchange from ``start(_:completion:)`` as a head, one chunk and the end.
+    public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+        if let collector = receiver as? WholeBodyCollector {
+            // The other default made this receiver: the session implements neither method.
+            collector.finish(NetworkError.invalidRequest(RequestProblem(
+                .action,
+                "\(type(of: self)) implements neither start(_:receiver:) nor start(_:completion:) of NetworkSession; implement one of them"
+            )))
+            return FinishedSessionTask()
+        }
+        return start(request) { data, response, error in
+            if let response { receiver.receive(response) }
+            if let data, !data.isEmpty { receiver.receive(data) }
+            receiver.finish(error)
+        }
+    }
+
+    /// Collects what ``start(_:receiver:)`` reports and hands it to `completion` whole.
+    public func start(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> any NetworkSessionTask {
+        start(request, receiver: WholeBodyCollector(completion))
+    }
 }
 
 /// A request a ``NetworkSession`` has started; `URLSessionTask` is one.
@@ -25,24 +79,39 @@ public protocol NetworkSessionTask: Sendable {
 
 extension URLSessionTask: NetworkSessionTask {}
 
-extension URLSession: NetworkSession {
-    /// Starts a data task for `request`.
-    ///
-    /// A redirect to another scheme, host or port does not carry `Authorization`, `Cookie` or an
-    /// auth action's header along; your session delegate still decides on the redirect. On Linux
-    /// a 401 challenge completes, a redirect keeps the request body and an explicit `Cookie`
-    /// header is not replaced by stored cookies (see Docs/Linux.md).
-    public func start(
-        _ request: URLRequest,
-        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
-    ) -> any NetworkSessionTask {
-        #if canImport(FoundationNetworking)
-        return LinuxTransfer.start(request, on: self, completion: completion)
-        #else
-        let task = dataTask(with: request, completionHandler: completion)
-        if RedirectGuard.isNeeded(for: request) { task.delegate = RedirectGuard.shared }
-        task.resume()
-        return task
-        #endif
+/// The task of an exchange that has already ended: cancelling it does nothing.
+///
+/// Return it from a session that reported everything before returning.
+public struct FinishedSessionTask: NetworkSessionTask {
+    /// A task with nothing left to stop.
+    public init() {}
+
+    /// Does nothing: the exchange has ended.
+    public func cancel() {}
+}
+
+/// The receiver behind the default ``NetworkSession/start(_:completion:)``: collects the head and
+/// body and calls the completion once at the end.
+final class WholeBodyCollector: ResponseReceiver {
+    private let completion: @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    private let state = Locked<(response: URLResponse?, body: Data?)>((nil, nil))
+
+    init(_ completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) {
+        self.completion = completion
+    }
+
+    func receive(_ response: URLResponse) {
+        state.withLock { $0.response = response }
+    }
+
+    func receive(_ chunk: Data) {
+        state.withLock { state in
+            if state.body == nil { state.body = chunk } else { state.body?.append(chunk) }
+        }
+    }
+
+    func finish(_ error: (any Error)?) {
+        let (response, body) = state.withLock { $0 }
+        completion(body ?? (response == nil ? nil : Data()), response, error)
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// One firing of a call: cancel it, or ask whether it has finished.
 ///
@@ -14,6 +17,8 @@ public final class NetworkTask: Sendable {
     private struct State {
         var isFinished = false
         var isCancelled = false
+        /// Whether a streamed body has begun reaching ``bodyReceiver``.
+        var hasBegunBody = false
         var cancellables: [any NetworkSessionTask] = []
     }
 
@@ -26,18 +31,25 @@ public final class NetworkTask: Sendable {
 
     private let state = Locked(State())
     private let recipient: Recipient
+    /// Where a streamed call's body goes as it arrives; `nil` for a whole-body call.
+    private let bodyReceiver: (any ResponseReceiver)?
 
     /// A task that hands its one outcome to `deliver`.
     ///
     /// Custom firing functions create one and call ``finish(with:)`` exactly when their work ends.
     init(deliver: @escaping @Sendable (NetworkOutcome) -> Void) {
         recipient = .closure(deliver)
+        bodyReceiver = nil
     }
 
-    /// A task that hands its one outcome to `responder` on `queue`.
-    init(responder: NetworkResponder, on queue: CallbackQueue) {
+    /// A task that hands its one outcome to `responder` on `queue`, and a streamed body to `bodyReceiver`.
+    init(responder: NetworkResponder, on queue: CallbackQueue, streamingTo bodyReceiver: (any ResponseReceiver)? = nil) {
         recipient = .responder(responder, on: queue)
+        self.bodyReceiver = bodyReceiver
     }
+
+    /// Whether the call reads its body as it arrives.
+    var streamsBody: Bool { bodyReceiver != nil }
 
     private func deliver(_ outcome: NetworkOutcome) {
         switch recipient {
@@ -63,6 +75,7 @@ public final class NetworkTask: Sendable {
             return state.cancellables
         }
         guard let cancellables else { return }
+        bodyReceiver?.finish(NetworkError.cancelled)
         deliver(NetworkOutcome(request: nil, error: .cancelled))
         cancellables.forEach { $0.cancel() }
     }
@@ -95,8 +108,43 @@ public final class NetworkTask: Sendable {
             state.cancellables = []
             return true
         }
-        if isFirst { deliver(outcome) }
-        return isFirst
+        guard isFirst else { return false }
+        if let bodyReceiver { end(bodyReceiver, with: outcome) }
+        deliver(outcome)
+        return true
+    }
+
+    /// Starts a streamed body: hands `head` to the body receiver unless the task has finished.
+    func beginBody(_ head: URLResponse) {
+        let isOpen = state.withLock { state in
+            state.hasBegunBody = !state.isFinished
+            return state.hasBegunBody
+        }
+        if isOpen { bodyReceiver?.receive(head) }
+    }
+
+    /// Hands the next chunk of a streamed body to the body receiver unless the task has finished.
+    func receiveBody(_ chunk: Data) {
+        guard let bodyReceiver, !isFinished else { return }
+        bodyReceiver.receive(chunk)
+    }
+
+    /// Ends the body receiver's stream with `outcome`; a body that arrived whole (a session or
+    /// firing function that does not stream) reaches it as one chunk first.
+    private func end(_ bodyReceiver: any ResponseReceiver, with outcome: NetworkOutcome) {
+        let hasBegunBody = state.withLock { $0.hasBegunBody }
+        if hasBegunBody {
+            bodyReceiver.finish(outcome.error)
+            return
+        }
+        switch outcome.result {
+        case .success(let body):
+            if let response = outcome.response { bodyReceiver.receive(response) }
+            if !body.isEmpty { bodyReceiver.receive(body) }
+            bodyReceiver.finish(nil)
+        case .failure(let error):
+            bodyReceiver.finish(error)
+        }
     }
 }
 

@@ -4,13 +4,13 @@ import FoundationNetworking
 #endif
 
 extension NetCall {
-    /// The one firing path: build the request, run the actions around sending it through
-    /// `session`, and hand the final outcome to the responder on the callback queue.
+    /// The one firing path: build the request, run the actions around each attempt at sending it
+    /// through `session`, and finish the task, which hands the outcome to the responder.
     ///
     /// Without actions the path is synchronous up to the session, so a session that answers at
-    /// once (mock firing) costs no thread hop.
+    /// once (mock firing) costs no thread hop; the attempt finishes the task itself.
     func run(through session: any NetworkSession, clock: NetworkClock = .live) -> NetworkTask {
-        let task = NetworkTask(responder: responder, on: callbackQueue)
+        let task = NetworkTask(responder: responder, on: callbackQueue, streamingTo: bodyReceiver)
         let request: URLRequest
         switch builtRequest {
         case .success(let built):
@@ -23,7 +23,7 @@ extension NetCall {
         let actions = server.actions.isEmpty && self.actions.isEmpty
             ? [] : (server.actions + self.actions).removingRepeatedInstances()
         if actions.isEmpty {
-            Self.send(request, through: session, for: task, to: .task(task))
+            Attempt(request, for: task, finishing: true).send(through: session)
         } else {
             let call = self
             let work = Task { await call.attempt(request, with: actions, through: session, waitingOn: clock, for: task) }
@@ -37,6 +37,11 @@ extension NetCall {
     /// `prepare` runs in list order and `decide` in reverse (the onion order of middleware): the
     /// last action is closest to the wire, so it sees the request as sent and every attempt's
     /// response before any other action can retry or fail it.
+    ///
+    /// A streamed call is decided on its head: once actions let a 2xx head through, its body
+    /// reaches the task as it arrives and the attempt's end finishes the call; it is never
+    /// retried, since a retry would deliver the body again. A head outside 2xx is collected
+    /// whole and decided like any other outcome, so refresh and retry work before a byte is streamed.
     private func attempt(
         _ request: URLRequest,
         with actions: [any NetworkAction],
@@ -44,12 +49,22 @@ extension NetCall {
         waitingOn clock: NetworkClock,
         for task: NetworkTask
     ) async {
-        var attempt = 1
+        var attemptNumber = 1
         while !task.isCancelled {
-            var outcome = await prepareAndSend(request, with: actions, through: session, for: task)
+            var outcome: NetworkOutcome
+            var attempt: Attempt?
+            let (prepared, refusal) = await prepare(request, with: actions)
+            if let refusal {
+                outcome = NetworkOutcome(request: prepared, error: refusal)
+            } else {
+                let sent = Attempt(prepared, for: task, finishing: false)
+                sent.send(through: session)
+                attempt = sent
+                outcome = await sent.nextOutcome()
+            }
             var retryDelay: TimeInterval?
             decisions: for action in actions.reversed() {
-                switch await action.decide(after: outcome, for: self, attempt: attempt) {
+                switch await action.decide(after: outcome, for: self, attempt: attemptNumber) {
                 case .proceed:
                     continue
                 case .fail(let error):
@@ -63,51 +78,37 @@ extension NetCall {
                 }
             }
             guard let retryDelay else {
+                if let attempt, attempt.isAwaitingDecision {
+                    if outcome.error == nil {
+                        // A head actions let through: stream its body, then finish with the end.
+                        attempt.deliverBody()
+                        outcome = await attempt.nextOutcome()
+                    } else {
+                        attempt.cancel()
+                    }
+                }
                 task.finish(with: outcome)
                 return
             }
+            attempt?.cancel()
             // Returns early when the task is cancelled; the loop then ends.
             try? await clock.sleep(for: retryDelay)
-            attempt += 1
+            attemptNumber += 1
         }
     }
 
-    private func prepareAndSend(
-        _ request: URLRequest,
-        with actions: [any NetworkAction],
-        through session: any NetworkSession,
-        for task: NetworkTask
-    ) async -> NetworkOutcome {
+    /// The request after every action prepared it, and why it must not be sent, if it must not.
+    private func prepare(_ request: URLRequest, with actions: [any NetworkAction]) async -> (URLRequest, refusal: NetworkError?) {
         var prepared = request
         do {
             for action in actions {
                 prepared = try await action.prepare(prepared, for: self)
             }
             try Self.validateForWire(prepared)
+            return (prepared, nil)
         } catch {
-            return NetworkOutcome(request: prepared, error: Self.actionError(error, from: prepared))
+            return (prepared, Self.actionError(error, from: prepared))
         }
-        return await withCheckedContinuation { continuation in
-            Self.send(prepared, through: session, for: task, to: .attempt(AttemptResumer(continuation)))
-        }
-    }
-
-    /// Sends one request and hands what came back to `receiver` exactly once, also when the task
-    /// is cancelled.
-    private static func send(
-        _ request: URLRequest,
-        through session: any NetworkSession,
-        for task: NetworkTask,
-        to receiver: OutcomeReceiver
-    ) {
-        guard !task.isCancelled else {
-            receiver.receive(NetworkOutcome(request: request, error: .cancelled))
-            return
-        }
-        let sessionTask = session.start(request) { data, response, error in
-            receiver.receive(NetworkOutcome(request: request, response: response, data: data, error: error.map(NetworkError.init)))
-        }
-        task.onCancel(cancelling: sessionTask)
     }
 
     private static func actionError(_ error: any Error, from request: URLRequest) -> NetworkError {

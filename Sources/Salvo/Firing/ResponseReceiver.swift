@@ -1,0 +1,37 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a ``NetworkSession`` reports one exchange to, in order: the response head, body chunks,
+/// upload progress, and the end.
+///
+/// Salvo implements it; a session calls it. The calls for one exchange never overlap and come in
+/// this order: ``receive(_:)-(URLResponse)`` at most once, as soon as the status and headers are
+/// known; ``receive(_:)-(Data)`` for each body chunk; ``didSend(_:of:)`` any time before the end;
+/// then ``finish(_:)`` exactly once, with `nil` when the body arrived whole.
+public protocol ResponseReceiver: AnyObject, Sendable {
+    /// Whether the body is read as it arrives (a stream), so a session should report chunks as
+    /// they come rather than after the whole body; `false` lets it collect the body first.
+    var readsBodyAsItArrives: Bool { get }
+
+    /// Receives the response head: status, headers and final URL.
+    func receive(_ head: URLResponse)
+
+    /// Receives the next chunk of the body.
+    func receive(_ chunk: Data)
+
+    /// Receives upload progress: `bytesSent` of the request body so far, of `bytesExpected` when known.
+    func didSend(_ bytesSent: Int64, of bytesExpected: Int64?)
+
+    /// Ends the exchange: `nil` when the whole response arrived, otherwise why it did not.
+    func finish(_ error: (any Error)?)
+}
+
+extension ResponseReceiver {
+    /// `false`: the body may be collected before it is reported.
+    public var readsBodyAsItArrives: Bool { false }
+
+    /// Ignores upload progress.
+    public func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {}
+}

@@ -1,0 +1,100 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension URLSession: NetworkSession {
+    /// Starts a data task for `request` that reports to `receiver`.
+    ///
+    /// A whole-body call uses a completion-handler task; a streamed one a delegate task whose
+    /// head and chunks reach `receiver` as they arrive. A redirect to another scheme, host or port
+    /// does not carry `Authorization`, `Cookie` or an auth action's header along; your session
+    /// delegate still decides on the redirect. On Linux a 401 challenge completes, a redirect keeps
+    /// the request body and an explicit `Cookie` header is not replaced by stored cookies (see
+    /// Docs/Linux.md).
+    public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+        #if canImport(FoundationNetworking)
+        return LinuxTransfer.start(request, on: self, reportingTo: receiver)
+        #else
+        if receiver.readsBodyAsItArrives {
+            let task = dataTask(with: request)
+            task.delegate = StreamingTaskDelegate(receiver: receiver, guardsRedirects: RedirectGuard.isNeeded(for: request))
+            task.resume()
+            return task
+        }
+        let task = dataTask(with: request) { data, response, error in
+            if let response { receiver.receive(response) }
+            if let data, !data.isEmpty { receiver.receive(data) }
+            receiver.finish(error)
+        }
+        if RedirectGuard.isNeeded(for: request) { task.delegate = RedirectGuard.shared }
+        task.resume()
+        return task
+        #endif
+    }
+
+    /// Starts a data task for `request` and calls `completion` with what came back, with the same
+    /// redirect and Linux repairs as ``start(_:receiver:)``.
+    public func start(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> any NetworkSessionTask {
+        start(request, receiver: WholeBodyCollector(completion))
+    }
+}
+
+#if !canImport(FoundationNetworking)
+/// The delegate of one streamed data task on Apple platforms, where a task's own delegate hears
+/// its response and data: reports them to the receiver and guards redirects like ``RedirectGuard``.
+private final class StreamingTaskDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private let receiver: any ResponseReceiver
+    private let guardsRedirects: Bool
+
+    init(receiver: any ResponseReceiver, guardsRedirects: Bool) {
+        self.receiver = receiver
+        self.guardsRedirects = guardsRedirects
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        receiver.receive(response)
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        receiver.receive(data)
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        receiver.didSend(totalBytesSent, of: totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        receiver.finish(error)
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        guard guardsRedirects else {
+            completionHandler(request)
+            return
+        }
+        RedirectGuard.shared.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: completionHandler)
+    }
+}
+#endif
