@@ -1,0 +1,51 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension NetCall {
+    /// Fires the call and returns its body as it arrives, chunk by chunk.
+    ///
+    /// ```swift
+    /// for try await chunk in call.bytes() {
+    ///     progress += chunk.count
+    /// }
+    /// ```
+    ///
+    /// The call goes through its firing function and actions as always: mock, replay and
+    /// recording firing stream too, and actions decide on the head before the first chunk (see
+    /// ``ResponseBytes``). The call's own responder and callback queue are not used.
+    public func bytes() -> ResponseBytes {
+        ResponseBytes(stream: fireStreaming(BodyBuffer()))
+    }
+
+    /// Fires the call with `receiver` taking the body as it arrives, and nobody else the outcome.
+    func fireStreaming(_ buffer: BodyBuffer) -> StreamHandle {
+        var call = self
+        call.callbackQueue = .immediate
+        call.responder = NetworkResponder()
+        call.bodyReceiver = buffer
+        let task = call.fire()
+        buffer.attach(task)
+        return StreamHandle(buffer: buffer, task: task)
+    }
+}
+
+extension NetCall {
+    /// Fires the call and returns its body as lines of text as they arrive (see ``ResponseLines``).
+    ///
+    /// - Parameter maximumLineLength: the longest line accepted, in bytes; 1 MiB by default.
+    public func lines(maximumLineLength: Int = 1 << 20) -> ResponseLines {
+        ResponseLines(bytes: bytes(), maximumLineLength: max(1, maximumLineLength))
+    }
+
+    /// Fires the call and decodes its body as JSON Lines (NDJSON), one value per line, as they
+    /// arrive (see ``JSONLines``).
+    public func jsonLines<Value: Decodable>(
+        of type: Value.Type = Value.self,
+        decoder: JSONDecoder? = nil,
+        maximumLineLength: Int = 1 << 20
+    ) -> JSONLines<Value> {
+        JSONLines(lines: lines(maximumLineLength: maximumLineLength), decoder: decoder ?? server.decoder)
+    }
+}

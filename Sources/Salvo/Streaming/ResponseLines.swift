@@ -1,0 +1,116 @@
+import Foundation
+
+/// A call's response body as lines of text, as they arrive: an `AsyncSequence` of `String`, read once.
+///
+/// ```swift
+/// for try await line in call.lines() {
+///     log.append(line)
+/// }
+/// ```
+///
+/// Lines end at LF, CR or CRLF and come without their terminator; a last line without one is
+/// still delivered. Invalid UTF-8 becomes U+FFFD rather than ending the stream. A line longer than
+/// ``ResponseLines/maximumLineLength`` (1 MiB unless you pass another) ends the stream with
+/// ``NetworkError/unacceptableResponse(_:)``, so a server that never sends a line break cannot
+/// make memory grow. Firing, actions and cancellation are those of ``ResponseBytes``.
+public struct ResponseLines: AsyncSequence, Sendable {
+    /// One line, without its terminator.
+    public typealias Element = String
+    /// Why the body stopped before its end.
+    public typealias Failure = NetworkError
+
+    /// The body the lines are read from.
+    public let bytes: ResponseBytes
+    /// The longest line accepted, in bytes.
+    public let maximumLineLength: Int
+
+    /// Reads the lines in order.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(bytes: bytes.makeAsyncIterator(), splitter: LineSplitter(maximumLineLength: maximumLineLength))
+    }
+
+    /// Reads a ``ResponseLines`` sequence.
+    public struct Iterator: AsyncIteratorProtocol {
+        var bytes: ResponseBytes.Iterator
+        var splitter: LineSplitter
+        var pending: [String] = []
+        var nextPending = 0
+        var isAtEnd = false
+
+        /// The next line, `nil` after the last; throws the error that ended the call.
+        public mutating func next() async throws(NetworkError) -> String? {
+            try await next(isolation: nil)
+        }
+
+        /// The next line, `nil` after the last; throws the error that ended the call.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> String? {
+            while nextPending == pending.count {
+                guard !isAtEnd else { return nil }
+                pending = []
+                nextPending = 0
+                if let chunk = try await bytes.next(isolation: actor) {
+                    pending = try splitter.lines(in: chunk)
+                } else {
+                    isAtEnd = true
+                    if let last = splitter.finish() { pending = [last] }
+                }
+            }
+            defer { nextPending += 1 }
+            return pending[nextPending]
+        }
+    }
+}
+
+/// A call's response body as JSON Lines (NDJSON): one decoded value per line, as they arrive.
+///
+/// ```swift
+/// for try await update in call.jsonLines(of: PriceUpdate.self) {
+///     prices[update.symbol] = update.price
+/// }
+/// ```
+///
+/// Blank lines are skipped. A line that does not decode ends the stream with
+/// ``NetworkError/decoding(_:)`` carrying that line. Firing, actions, cancellation and the line
+/// length limit are those of ``ResponseLines``.
+public struct JSONLines<Value: Decodable>: AsyncSequence, Sendable {
+    /// One decoded line.
+    public typealias Element = Value
+    /// Why the body stopped before its end, or the line that did not decode.
+    public typealias Failure = NetworkError
+
+    /// The lines the values are decoded from.
+    public let lines: ResponseLines
+    /// What decodes each line.
+    public let decoder: JSONDecoder
+
+    /// Reads the values in order.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(lines: lines.makeAsyncIterator(), decoder: decoder)
+    }
+
+    /// Reads a ``JSONLines`` sequence.
+    public struct Iterator: AsyncIteratorProtocol {
+        var lines: ResponseLines.Iterator
+        let decoder: JSONDecoder
+
+        /// The next value, `nil` after the last; throws the error that ended the call or the
+        /// decoding failure of the line that did not decode.
+        public mutating func next() async throws(NetworkError) -> Value? {
+            try await next(isolation: nil)
+        }
+
+        /// The next value, `nil` after the last; throws like ``next()``.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> Value? {
+            while let line = try await lines.next(isolation: actor) {
+                if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+                let data = Data(line.utf8)
+                do {
+                    return try decoder.decode(Value.self, from: data)
+                } catch {
+                    throw .decoding(DecodingFailure(error, body: data, type: Value.self))
+                }
+            }
+            return nil
+        }
+    }
+}
