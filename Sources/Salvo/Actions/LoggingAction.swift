@@ -97,7 +97,8 @@ public struct LoggingAction: NetworkAction {
             return "← failed \(target)" + (duration.map { " (\($0))" } ?? "") + ": \(reason)"
         }
         let body = outcome.data ?? Data()
-        let facts = [duration, "\(body.count) B"].compactMap { $0 }.joined(separator: ", ")
+        let size = outcome.isStreamedHead ? "streaming" : "\(body.count) B"
+        let facts = [duration, size].compactMap { $0 }.joined(separator: ", ")
         var lines = ["← \(http.statusCode) \(target) (\(facts))"]
         if let error = outcome.error {
             lines[0] += ": \(error.description)"

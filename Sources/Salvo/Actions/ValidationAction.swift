@@ -45,7 +45,9 @@ public struct ValidationAction: NetworkAction {
         if let statusCodes, !statusCodes.contains(http.statusCode) {
             return .fail(.serverStatus(ServerFailure(response: http, body: outcome.data)))
         }
-        if let reason = contentTypeProblem(http.value(forHTTPHeaderField: "Content-Type"), hasBody: !(outcome.data ?? Data()).isEmpty) {
+        // A streamed head has no body yet: it has one unless it says it is empty.
+        let hasBody = outcome.isStreamedHead ? http.expectedContentLength != 0 : !(outcome.data ?? Data()).isEmpty
+        if let reason = contentTypeProblem(http.value(forHTTPHeaderField: "Content-Type"), hasBody: hasBody) {
             return .fail(.unacceptableResponse(ResponseProblem(reason, outcome: outcome)))
         }
         return .proceed

@@ -108,7 +108,9 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
                 state.response = head
                 state.phase = .awaitingDecision
             }
-            handOn(NetworkOutcome(request: request, response: head))
+            var outcome = NetworkOutcome(request: request, response: head)
+            outcome.isStreamedHead = true
+            handOn(outcome)
         }
     }
 

@@ -18,6 +18,9 @@ public struct NetworkOutcome: Sendable {
     public var error: NetworkError?
     /// Seconds from handing the request to the session until it answered; `nil` when nothing was sent.
     public var duration: TimeInterval?
+    /// Whether this is the head of a streamed call: the body is still to come and goes to the
+    /// stream, so ``data`` is `nil`. Actions decide on it before the first byte is streamed.
+    public var isStreamedHead = false
 
     /// An outcome from its parts.
     public init(

@@ -28,14 +28,19 @@ import FoundationNetworking
         #expect(chunks > 1, "the body arrived in pieces, not collected first")
     }
 
-    @Test func theHeadArrivesBeforeTheBodyIsComplete() async throws {
-        let body = try await call("/stream/drip", query: ["n": "5", "interval": "0.2"]).bytes()
-        let started = Date()
+    @Test func theHeadAndEachChunkArriveAsTheServerSendsThem() async throws {
+        // Five bytes 0.4 s apart: delivered as they come, they spread over about 1.6 s.
+        let body = try await call("/stream/drip", query: ["n": "5", "interval": "0.4"]).bytes()
         _ = try await body.response
-        #expect(Date().timeIntervalSince(started) < 0.6)
-        var first: Date?
-        for try await _ in body where first == nil { first = Date() }
-        #expect(try #require(first).timeIntervalSince(started) < 0.6)
+        let headAt = Date()
+        var arrivals: [Date] = []
+        for try await chunk in body {
+            arrivals += Array(repeating: Date(), count: chunk.count)
+        }
+        #expect(arrivals.count == 5)
+        let last = try #require(arrivals.last)
+        #expect(last.timeIntervalSince(headAt) > 1.2, "the head came before the body was complete")
+        #expect(last.timeIntervalSince(try #require(arrivals.first)) > 1.2, "chunks were not collected first")
     }
 
     @Test func aStatusOutside2xxThrowsWithItsBody() async throws {
