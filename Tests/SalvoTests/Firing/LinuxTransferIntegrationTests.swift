@@ -8,8 +8,14 @@ import Testing
 /// Outcomes Linux `URLSession` loses unless Salvo repairs them (LinuxTransfer), against the
 /// loopback server's `/challenge/…`, `/redirect` and `/redirects/…` routes.
 ///
-/// Every call runs under a bound: before the repair a Basic challenge never completed.
+/// Every call runs under a bound: before the repair a Basic challenge never completed. Each
+/// repair is checked for a whole-body call (a completion-handler task) and a streamed one (a
+/// delegate task of the streaming companion session).
 @Suite struct LinuxTransferIntegrationTests {
+    enum Reading: String, CaseIterable, Sendable {
+        case whole, streamed
+    }
+
     struct Challenge: Sendable, CustomTestStringConvertible {
         let route: String
         let status: Int
@@ -26,11 +32,11 @@ import Testing
         Challenge(route: "proxy", status: 407, header: "Proxy-Authenticate", scheme: "Basic", hasBody: true),
     ]
 
-    @Test(arguments: challenges)
-    func aChallengeIsDeliveredPromptlyAsItsServerStatusWithHeaders(_ challenge: Challenge) async throws {
+    @Test(arguments: challenges, Reading.allCases)
+    func aChallengeIsDeliveredPromptlyAsItsServerStatusWithHeaders(_ challenge: Challenge, reading: Reading) async throws {
         let call = NetCall(server: try await .loopback(), endpoint: .get("/challenge/\(challenge.route)").timeout(30))
         let failure = try await withTimeout(5) { () async -> NetworkError? in
-            await thrownError(by: call)
+            await thrownError(by: call, reading: reading)
         }
         guard case .serverStatus(let status) = failure else { Issue.record("got \(String(describing: failure))"); return }
         #expect(status.statusCode == challenge.status)
@@ -40,7 +46,8 @@ import Testing
         }
     }
 
-    @Test func aRefreshAfterABasicChallengeSendsTheNewTokenAndSucceeds() async throws {
+    @Test(arguments: Reading.allCases)
+    func aRefreshAfterABasicChallengeSendsTheNewTokenAndSucceeds(reading: Reading) async throws {
         let token = Locked("expired")
         var server = try await ServerConfig.loopback()
         server.actions = [
@@ -48,60 +55,80 @@ import Testing
             AuthTokenAction(for: server) { token.withLock { $0 } },
         ]
         let call = NetCall(server: server, endpoint: Endpoint.get("/challenge/basic", query: ["accept": "fresh"]).requiringAuthentication())
-        let response = try await withTimeout(10) { try await call.response() }
+        let response = try await withTimeout(10) { try await read(call, reading) }
         #expect(response.statusCode == 200)
     }
 
-    @Test(arguments: [307, 308], ["POST", "PUT", "PATCH", "DELETE"])
-    func aRedirectThatKeepsTheMethodKeepsTheBody(code: Int, method: String) async throws {
-        let echo = try await redirected(code: code, method: method)
-        #expect(echo.method == method)
-        #expect(echo.path == "/echo/landed")
-        #expect(String(decoding: echo.body, as: UTF8.self) == "payload")
-        #expect(echo.header("Content-Type")?.hasPrefix("text/plain") == true)
+    @Test(arguments: [307, 308], Reading.allCases)
+    func aRedirectThatKeepsTheMethodKeepsTheBody(code: Int, reading: Reading) async throws {
+        for method in ["POST", "PUT", "PATCH", "DELETE"] {
+            let echo = try await redirected(code: code, method: method, reading: reading)
+            #expect(echo.method == method)
+            #expect(echo.path == "/echo/landed")
+            #expect(String(decoding: echo.body, as: UTF8.self) == "payload")
+            #expect(echo.header("Content-Type")?.hasPrefix("text/plain") == true)
+        }
     }
 
-    @Test(arguments: [301, 302], ["PUT", "PATCH", "DELETE"])
-    func aMovedRequestOtherThanPOSTKeepsMethodAndBody(code: Int, method: String) async throws {
-        let echo = try await redirected(code: code, method: method)
-        #expect(echo.method == method)
-        #expect(String(decoding: echo.body, as: UTF8.self) == "payload")
+    @Test(arguments: [301, 302], Reading.allCases)
+    func aMovedRequestOtherThanPOSTKeepsMethodAndBody(code: Int, reading: Reading) async throws {
+        for method in ["PUT", "PATCH", "DELETE"] {
+            let echo = try await redirected(code: code, method: method, reading: reading)
+            #expect(echo.method == method)
+            #expect(String(decoding: echo.body, as: UTF8.self) == "payload")
+        }
     }
 
     /// As on Apple platforms: 301/302 turn a POST, 303 turns every method, into a GET without a body.
     @Test(arguments: [(301, "POST"), (302, "POST"), (303, "POST"), (303, "PUT"), (303, "DELETE")])
     func aRedirectThatSwitchesToGETDropsTheBody(code: Int, method: String) async throws {
-        let echo = try await redirected(code: code, method: method)
-        #expect(echo.method == "GET")
-        #expect(echo.body.isEmpty)
+        for reading in Reading.allCases {
+            let echo = try await redirected(code: code, method: method, reading: reading)
+            #expect(echo.method == "GET")
+            #expect(echo.body.isEmpty)
+        }
     }
 
-    @Test(arguments: [302, 307])
-    func credentialsDoNotFollowABodyRedirectToASecondHost(code: Int) async throws {
+    @Test(arguments: [302, 307], Reading.allCases)
+    func credentialsDoNotFollowABodyRedirectToASecondHost(code: Int, reading: Reading) async throws {
         let port = try await LoopbackServer.port()
-        let echo = try await redirected(code: code, method: "PUT", to: "http://localhost:\(port)/echo/landed", credentials: true)
+        let echo = try await redirected(code: code, method: "PUT", to: "http://localhost:\(port)/echo/landed", credentials: true, reading: reading)
         #expect(echo.header("Authorization") == nil)
         #expect(echo.header("Cookie") == nil)
         #expect(String(decoding: echo.body, as: UTF8.self) == "payload")
     }
 
-    @Test(arguments: [(302, "GET"), (307, "GET"), (307, "POST"), (308, "PUT")])
-    func aRedirectLoopEndsWithTooManyRedirects(code: Int, method: String) async throws {
+    @Test(arguments: [(302, "GET"), (307, "GET"), (307, "POST"), (308, "PUT")], Reading.allCases)
+    func aRedirectLoopEndsWithTooManyRedirects(_ redirect: (code: Int, method: String), reading: Reading) async throws {
+        let (code, method) = redirect
         let body: RequestBody = method == "GET" ? .none : .text("payload")
         let endpoint = Endpoint(method: HTTPMethod(method), path: "/redirects/loop", query: [URLQueryItem(name: "code", value: "\(code)")], body: body)
         let call = NetCall(server: try await .loopback(), endpoint: endpoint)
         let failure = try await withTimeout(20) { () async -> NetworkError? in
-            await thrownError(by: call)
+            await thrownError(by: call, reading: reading)
         }
         guard case .transport(let error) = failure else { Issue.record("got \(String(describing: failure))"); return }
         #expect(error.code == URLError.Code.httpTooManyRedirects)
     }
 
-    private func thrownError(by call: NetCall) async -> NetworkError? {
-        do { _ = try await call.response(); return nil } catch { return error }
+    /// The call's response, read whole or streamed.
+    private func read(_ call: NetCall, _ reading: Reading) async throws(NetworkError) -> NetworkResponse {
+        switch reading {
+        case .whole:
+            return try await call.response()
+        case .streamed:
+            let bytes = call.bytes()
+            var body = Data()
+            for try await chunk in bytes { body.append(chunk) }
+            return NetworkResponse(data: body, response: try await bytes.response)
+        }
     }
 
-    private func redirected(code: Int, method: String, to target: String = "/echo/landed", credentials: Bool = false) async throws -> Echo {
+    private func thrownError(by call: NetCall, reading: Reading) async -> NetworkError? {
+        do { _ = try await read(call, reading); return nil } catch { return error }
+    }
+
+    private func redirected(code: Int, method: String, to target: String = "/echo/landed", credentials: Bool = false, reading: Reading) async throws -> Echo {
         var endpoint = Endpoint(
             method: HTTPMethod(method),
             path: "/redirect",
@@ -112,6 +139,7 @@ import Testing
             endpoint = endpoint.header("Authorization", "Bearer secret").header("Cookie", "session=1")
         }
         let call = NetCall(server: try await .loopback(), endpoint: endpoint)
-        return try await withTimeout(10) { try await call.value(as: Echo.self) }
+        let response = try await withTimeout(10) { try await read(call, reading) }
+        return try JSONDecoder().decode(Echo.self, from: response.data)
     }
 }
