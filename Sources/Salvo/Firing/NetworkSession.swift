@@ -16,13 +16,14 @@ import FoundationNetworking
 ///   as a head, one chunk and the end.
 ///
 /// ```swift
-/// struct TeapotSession: NetworkSession {
+/// struct TickerSession: NetworkSession {
 ///     func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
-///         let head = HTTPURLResponse(url: request.url!, statusCode: 418, httpVersion: nil, headerFields: nil)!
-///         receiver.receive(head)
-///         receiver.receive(Data("short and stout".utf8))
+///         if let url = request.url, let head = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil) {
+///             receiver.receive(head)
+///             receiver.receive(Data("tick\n".utf8))
+///         }
 ///         receiver.finish(nil)
-///         return NoTask()
+///         return FinishedSessionTask()
 ///     }
 /// }
 /// ```

@@ -1,0 +1,93 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import Salvo
+
+// The stream code in Docs/Streaming.md, kept here so it cannot rot.
+enum StreamingGuide {
+    struct Price: Decodable {
+        let symbol: String
+    }
+
+    final class Progress: Sendable {
+        private let state = Locked((expected: Int64(0), received: 0, error: NetworkError?.none))
+
+        var expected: Int64 {
+            get { state.withLock { $0.expected } }
+            set { state.withLock { $0.expected = newValue } }
+        }
+        var received: Int {
+            get { state.withLock { $0.received } }
+            set { state.withLock { $0.received = newValue } }
+        }
+        var error: NetworkError? { state.withLock { $0.error } }
+        func finish(_ error: NetworkError?) { state.withLock { $0.error = error } }
+    }
+
+    static func download(_ call: NetCall, to file: FileHandle) async throws {
+        let export = call.bytes()
+        let head = try await export.response            // status and headers, before the first byte
+        let expected = head.expectedContentLength       // -1 when the server did not say
+        _ = expected
+        for try await chunk in export {
+            try file.write(contentsOf: chunk)
+        }
+    }
+
+    static func tail(_ logCall: NetCall, _ pricesCall: NetCall) async throws -> [String] {
+        var lines: [String] = []
+        for try await line in logCall.lines() {
+            lines.append(line)
+        }
+        for try await price in pricesCall.jsonLines(of: Price.self) {
+            lines.append(price.symbol)
+        }
+        return lines
+    }
+
+    static func callbacks(_ call: NetCall, progress: Progress) -> NetworkTask {
+        call.stream(to: StreamResponder(
+            head: { response in progress.expected = response.expectedContentLength },
+            chunk: { chunk in progress.received += chunk.count },
+            completion: { error in progress.finish(error) }
+        ))
+    }
+
+    struct TickerSession: NetworkSession {
+        func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+            guard let url = request.url,
+                  let head = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "text/plain"])
+            else {
+                receiver.finish(URLError(.badURL))
+                return FinishedSessionTask()
+            }
+            receiver.receive(head)
+            for tick in 1...3 { receiver.receive(Data("tick \(tick)\n".utf8)) }
+            receiver.finish(nil)
+            return FinishedSessionTask()
+        }
+    }
+}
+
+@Suite struct StreamingBodySamplesTests {
+    private func call(_ session: any NetworkSession) -> NetCall {
+        NetCall(server: ServerConfig(scheme: "https", host: "api.example"), endpoint: .get("/log"), callbackQueue: .queue(DispatchQueue(label: "samples")), firingFunction: .session(session))
+    }
+
+    @Test func theTickerSessionStreamsLines() async throws {
+        var lines: [String] = []
+        for try await line in call(StreamingGuide.TickerSession()).lines() { lines.append(line) }
+        #expect(lines == ["tick 1", "tick 2", "tick 3"])
+    }
+
+    @Test func callbacksCountTheBody() async throws {
+        let progress = StreamingGuide.Progress()
+        let task = StreamingGuide.callbacks(call(StreamingGuide.TickerSession()), progress: progress)
+        while !task.isFinished { try await Task.sleep(for: .milliseconds(5)) }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(progress.received == 21)
+        #expect(progress.error == nil)
+    }
+}
