@@ -27,13 +27,4 @@ public enum CallbackQueue: Sendable {
             run { handler(argument) }
         }
     }
-
-    /// Hands `outcome` to `responder` here: directly on `.immediate`, otherwise queued.
-    func dispatch(_ outcome: NetworkOutcome, to responder: NetworkResponder) {
-        if case .immediate = self {
-            responder.dispatch(outcome)
-        } else {
-            run { responder.dispatch(outcome) }
-        }
-    }
 }

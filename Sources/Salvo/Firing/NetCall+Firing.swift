@@ -117,3 +117,152 @@ extension NetCall {
         return .invalidRequest(RequestProblem(.action, "an action refused \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? ""): \(error)"))
     }
 }
+
+/// One attempt at sending a call's request: receives what the session reports and hands it on,
+/// to the task when it is the call's only attempt, otherwise to the attempt loop.
+///
+/// A whole-body call collects the body and hands on one outcome at the end. A streamed call
+/// passes a 2xx head's body to the task as it arrives; with actions, it first hands the head to
+/// the attempt loop and keeps the chunks that arrive meanwhile until ``deliverBody()``. A head
+/// outside 2xx is collected whole in both cases: its body belongs to the error.
+final class Attempt: ResponseReceiver, NetworkSessionTask {
+    private enum Phase {
+        /// Collecting the body, to hand it on whole.
+        case collecting
+        /// A streamed 2xx head waits for the actions to decide; chunks are kept meanwhile.
+        case awaitingDecision
+        /// Passing chunks to the task as they arrive.
+        case streaming
+    }
+
+    private struct State {
+        var response: URLResponse?
+        var body: Data?
+        var phase = Phase.collecting
+        /// Outcomes handed on but not yet taken by ``nextOutcome()``.
+        var outcomes: [NetworkOutcome] = []
+        var waiter: CheckedContinuation<NetworkOutcome, Never>?
+        var sessionTask: (any NetworkSessionTask)?
+    }
+
+    private let request: URLRequest
+    private let task: NetworkTask
+    /// Whether the outcome finishes the task (the only attempt) rather than going to the loop.
+    private let finishesTask: Bool
+    let readsBodyAsItArrives: Bool
+    private let state = Locked(State())
+    private let start = DispatchTime.now()
+
+    init(_ request: URLRequest, for task: NetworkTask, finishing finishesTask: Bool) {
+        self.request = request
+        self.task = task
+        self.finishesTask = finishesTask
+        self.readsBodyAsItArrives = task.streamsBody
+    }
+
+    /// Starts the exchange on `session`; cancelling the task cancels it.
+    func send(through session: any NetworkSession) {
+        guard !task.isCancelled else {
+            finish(NetworkError.cancelled)
+            return
+        }
+        let sessionTask = session.start(request, receiver: self)
+        state.withLock { $0.sessionTask = sessionTask }
+        task.onCancel(cancelling: sessionTask)
+    }
+
+    /// Stops the exchange: the loop has decided without the rest of it.
+    func cancel() {
+        state.withLock { $0.sessionTask }?.cancel()
+    }
+
+    /// Whether the loop was handed a streamed head that still waits for ``deliverBody()``.
+    var isAwaitingDecision: Bool { state.withLock { $0.phase == .awaitingDecision } }
+
+    /// Lets the body of a decided head through: the chunks kept so far, then each as it arrives.
+    func deliverBody() {
+        state.withLock { state in
+            guard state.phase == .awaitingDecision, let head = state.response else { return }
+            state.phase = .streaming
+            // Under the lock, so no chunk arriving now can overtake the kept ones.
+            task.beginBody(head)
+            if let kept = state.body { task.receiveBody(kept) }
+            state.body = nil
+        }
+    }
+
+    /// The next outcome handed on to the loop: a streamed head, or the end of the attempt.
+    func nextOutcome() async -> NetworkOutcome {
+        await withCheckedContinuation { continuation in
+            let ready: NetworkOutcome? = state.withLock { state in
+                if state.outcomes.isEmpty {
+                    state.waiter = continuation
+                    return nil
+                }
+                return state.outcomes.removeFirst()
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    // MARK: - ResponseReceiver
+
+    func receive(_ head: URLResponse) {
+        guard readsBodyAsItArrives, let http = head as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
+            state.withLock { $0.response = head }
+            return
+        }
+        if finishesTask {
+            state.withLock { state in
+                state.response = head
+                state.phase = .streaming
+            }
+            task.beginBody(head)
+        } else {
+            state.withLock { state in
+                state.response = head
+                state.phase = .awaitingDecision
+            }
+            var outcome = NetworkOutcome(request: request, response: head)
+            outcome.isStreamedHead = true
+            handOn(outcome)
+        }
+    }
+
+    func receive(_ chunk: Data) {
+        let isStreaming = state.withLock { state in
+            if state.phase == .streaming { return true }
+            if state.body == nil { state.body = chunk } else { state.body?.append(chunk) }
+            return false
+        }
+        if isStreaming { task.receiveBody(chunk) }
+    }
+
+    func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {}
+
+    func finish(_ error: (any Error)?) {
+        let (response, body) = state.withLock { state in
+            // A streamed body went to the task; one kept for a pending decision waits for it.
+            (state.response, state.phase == .collecting ? state.body ?? (state.response == nil ? nil : Data()) : nil)
+        }
+        handOn(NetworkOutcome(request: request, response: response, data: body, error: error.map(NetworkError.init)))
+    }
+
+    private func handOn(_ outcome: NetworkOutcome) {
+        if finishesTask {
+            task.finish(with: outcome)
+            return
+        }
+        var timed = outcome
+        timed.duration = TimeInterval(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1_000_000_000
+        let waiter: CheckedContinuation<NetworkOutcome, Never>? = state.withLock { state in
+            guard let waiter = state.waiter else {
+                state.outcomes.append(timed)
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume(returning: timed)
+    }
+}

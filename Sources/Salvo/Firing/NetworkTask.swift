@@ -5,7 +5,9 @@ import FoundationNetworking
 
 /// One firing of a call: cancel it, or ask whether it has finished.
 ///
-/// A task delivers exactly one outcome to its responder. Cancelling a task that has not finished
+/// A task delivers exactly one outcome to its responder, in the handler order
+/// ``NetworkResponder`` documents, on the call's callback queue; a streamed call's body goes to its
+/// stream as it arrives, and the stream ends with the same outcome. Cancelling a task that has not finished
 /// delivers ``NetworkError/cancelled`` at once, stops the request and any pending retry, and
 /// drops whatever the transport reports later.
 ///
@@ -51,10 +53,15 @@ public final class NetworkTask: Sendable {
     /// Whether the call reads its body as it arrives.
     var streamsBody: Bool { bodyReceiver != nil }
 
+    /// Hands `outcome` to the recipient: to a responder on its queue, directly on `.immediate`.
     private func deliver(_ outcome: NetworkOutcome) {
         switch recipient {
-        case .closure(let deliver): deliver(outcome)
-        case .responder(let responder, let queue): queue.dispatch(outcome, to: responder)
+        case .closure(let deliver):
+            deliver(outcome)
+        case .responder(let responder, .immediate):
+            responder.dispatch(outcome)
+        case .responder(let responder, let queue):
+            queue.run { responder.dispatch(outcome) }
         }
     }
 
@@ -153,4 +160,27 @@ private struct CancelHandler: NetworkSessionTask {
     let run: @Sendable () -> Void
 
     func cancel() { run() }
+}
+
+extension NetworkResponder {
+    /// Hands one outcome to the handlers in the documented order: the one dispatch path that
+    /// production, mock and replay firing all share.
+    func dispatch(_ outcome: NetworkOutcome) {
+        if case .invalidRequest = outcome.error {} else {
+            responseHandler(outcome.response)
+        }
+        if let http = outcome.httpResponse {
+            httpResponseHandler(http)
+        }
+        switch outcome.result {
+        case .success(let data):
+            dataHandler(data)
+        case .failure(let error) where error.statusCode != nil:
+            errorDataHandler(outcome.data)
+            serverErrorHandler(error)
+        case .failure(let error):
+            errorHandler(error)
+            errorDataHandler(outcome.data)
+        }
+    }
 }
