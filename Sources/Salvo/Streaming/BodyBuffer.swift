@@ -54,6 +54,12 @@ final class BodyBuffer: ResponseReceiver {
         finish(NetworkError.cancelled)
     }
 
+    /// Bytes waiting in memory now (never more than ``memoryLimit``).
+    var bytesInMemory: Int { state.withLock { $0.bytesInMemory } }
+
+    /// The backlog file, while there is one.
+    var backlogFile: URL? { state.withLock { $0.backlog?.url } }
+
     // MARK: - Consumer
 
     /// The response head, once it arrived; throws the call's error if it ended without one.
@@ -91,10 +97,15 @@ final class BodyBuffer: ResponseReceiver {
     private static func takePart(_ state: inout State) -> Result<Data?, NetworkError>? {
         if state.nextChunk < state.chunks.count {
             let chunk = state.chunks[state.nextChunk]
+            // Release the chunk now: a reader that never quite catches up must not keep read ones.
+            state.chunks[state.nextChunk] = Data()
             state.nextChunk += 1
             state.bytesInMemory -= chunk.count
             if state.nextChunk == state.chunks.count {
                 state.chunks.removeAll(keepingCapacity: true)
+                state.nextChunk = 0
+            } else if state.nextChunk >= 1_024 {
+                state.chunks.removeFirst(state.nextChunk)
                 state.nextChunk = 0
             }
             return .success(chunk)

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import Salvo
+
+/// The bounded buffer between a stream and its reader.
+@Suite struct BodyBufferTests {
+    private func chunk(_ index: Int, size: Int = 1_000) -> Data {
+        Data(repeating: UInt8(index % 256), count: size)
+    }
+
+    @Test func whatDoesNotFitInMemoryWaitsInAFileAndComesBackInOrder() async throws {
+        let buffer = BodyBuffer(memoryLimit: 10_000)
+        for index in 0..<100 { buffer.receive(chunk(index)) }
+        buffer.finish(nil)
+        #expect(buffer.bytesInMemory <= 10_000)
+        let file = try #require(buffer.backlogFile)
+        #expect(FileManager.default.fileExists(atPath: file.path))
+
+        var body = Data()
+        while let part = try await buffer.next() { body.append(part) }
+        #expect(body == (0..<100).reduce(into: Data()) { $0.append(chunk($1)) })
+        #expect(buffer.backlogFile == nil)
+        #expect(!FileManager.default.fileExists(atPath: file.path), "the backlog is deleted once read")
+    }
+
+    /// Five chunks behind for 5,000 chunks: the buffer is never empty, and never grows either.
+    @Test func aReaderThatKeepsPaceNeverTouchesTheDisk() async throws {
+        let buffer = BodyBuffer(memoryLimit: 10_000)
+        var total = 0
+        for index in 0..<5 { buffer.receive(chunk(index, size: 100)) }
+        for index in 5..<5_000 {
+            buffer.receive(chunk(index, size: 100))
+            if let part = try await buffer.next() { total += part.count }
+            #expect(buffer.bytesInMemory == 500)
+        }
+        #expect(buffer.backlogFile == nil)
+        buffer.finish(nil)
+        while let part = try await buffer.next() { total += part.count }
+        #expect(total == 500_000)
+    }
+
+    @Test func cancellingDeletesTheBacklogAndEndsTheReadWithCancelled() async throws {
+        let buffer = BodyBuffer(memoryLimit: 1_000)
+        for index in 0..<20 { buffer.receive(chunk(index)) }
+        let file = try #require(buffer.backlogFile)
+        buffer.cancel()
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        await #expect(throws: NetworkError.self) { try await buffer.next() }
+    }
+
+    @Test func aWaitingReaderGetsTheNextChunkAndThenTheEnd() async throws {
+        let buffer = BodyBuffer()
+        async let first = buffer.next()
+        try await Task.sleep(for: .milliseconds(20))
+        buffer.receive(Data("hello".utf8))
+        #expect(try await first == Data("hello".utf8))
+        async let end = buffer.next()
+        try await Task.sleep(for: .milliseconds(20))
+        buffer.finish(URLError(.networkConnectionLost))
+        let result: Result<Data?, NetworkError>
+        do { result = .success(try await end) } catch { result = .failure(error as? NetworkError ?? .cancelled) }
+        guard case .failure(.transport(let urlError)) = result else {
+            Issue.record("the end carries the error, got \(result)")
+            return
+        }
+        #expect(urlError.code == .networkConnectionLost)
+    }
+
+    @Test func theHeadWaitsForTheResponseOrTheError() async throws {
+        let buffer = BodyBuffer()
+        let head = Task { () async -> Bool in
+            do { _ = try await buffer.head(); return false } catch { return true }
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        buffer.finish(URLError(.timedOut))
+        #expect(await head.value, "the head throws the error the exchange ended with")
+    }
+}
