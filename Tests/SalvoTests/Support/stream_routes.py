@@ -27,6 +27,12 @@ Chunked responses use HTTP/1.1 Transfer-Encoding: chunked and keep the connectio
                                                     socket without ending the chunked body.
                                                     end=204: once a connection has sent event N, later
                                                     connections for the key answer 204 No Content.
+    /stream/gated/<key>                             chunked text: "first\n" at once, then waits (up to
+                                                    30 s) until /stream/gated/<key>/open is requested,
+                                                    then "second\n": a client that collected the body
+                                                    before handing out its head or first chunk would
+                                                    never open the gate
+    GET /stream/gated/<key>/open                    opens the gate; {"opened": true}
     GET /stream/sse/<key>/stats                     {"connections": n, "last_event_ids": [header or
                                                     null, one per connection], "completed": bool}
 """
@@ -44,7 +50,13 @@ MAX_COUNT = 1_000_000
 _PATTERN = memoryview(bytes(range(PRIME)) * (BLOCK // PRIME + 2))
 
 _lock = threading.Lock()
+_gates = {}  # key -> threading.Event
 _sse = {}  # key -> {"connections", "last_event_ids", "completed"}
+
+
+def _gate(key):
+    with _lock:
+        return _gates.setdefault(key, threading.Event())
 
 
 def pattern(offset, size):
@@ -68,6 +80,17 @@ def handle(handler, rest, query, int_param, delay_param):
     elif rest == ["drip"]:
         total = int_param(query, "n", minimum=0, maximum=10_000)
         send_pattern(handler, total, 1, delay_param(query, "interval"), chunked=query.get("chunked") == "1")
+    elif len(rest) == 2 and rest[0] == "gated":
+        gate = _gate(rest[1])
+        begin(handler, "text/plain; charset=utf-8")
+        write_chunk(handler, b"first\n")
+        handler.wfile.flush()
+        gate.wait(timeout=30)
+        write_chunk(handler, b"second\n")
+        end(handler, chunked=True)
+    elif len(rest) == 3 and rest[0] == "gated" and rest[2] == "open":
+        _gate(rest[1]).set()
+        handler.respond_json(200, {"opened": True})
     elif rest == ["lines"]:
         send_lines(handler, query, int_param, delay_param)
     elif len(rest) == 2 and rest[0] == "sse":
