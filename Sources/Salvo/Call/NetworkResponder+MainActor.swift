@@ -41,7 +41,8 @@ extension NetworkResponder {
         dataHandler: (@MainActor @Sendable (Data) -> Void)? = nil,
         errorHandler: (@MainActor @Sendable (NetworkError) -> Void)? = nil,
         serverErrorHandler: (@MainActor @Sendable (NetworkError) -> Void)? = nil,
-        errorDataHandler: (@MainActor @Sendable (Data?) -> Void)? = nil
+        errorDataHandler: (@MainActor @Sendable (Data?) -> Void)? = nil,
+        progressHandler: (@MainActor @Sendable (TransferProgress) -> Void)? = nil
     ) -> NetworkResponder {
         NetworkResponder(
             taskHandler: onMainActorIfSet(taskHandler),
@@ -50,7 +51,8 @@ extension NetworkResponder {
             dataHandler: onMainActorIfSet(dataHandler),
             errorHandler: onMainActorIfSet(errorHandler),
             serverErrorHandler: onMainActorIfSet(serverErrorHandler),
-            errorDataHandler: onMainActorIfSet(errorDataHandler)
+            errorDataHandler: onMainActorIfSet(errorDataHandler),
+            progressHandler: progressHandler.map(mainActorHandler)
         )
     }
 

@@ -37,6 +37,10 @@ public struct NetworkResponder: Sendable {
     public var serverErrorHandler: @Sendable (NetworkError) -> Void
     /// Receives the body that came with any failure, `nil` when there was none.
     public var errorDataHandler: @Sendable (Data?) -> Void
+    /// Receives upload and download progress while the call runs, at most 10 times a second per
+    /// direction, then 100% exactly once per direction on success, before `dataHandler`; `nil`
+    /// (the default) costs nothing. See ``TransferProgress``.
+    public var progressHandler: (@Sendable (TransferProgress) -> Void)?
 
     /// A responder whose handlers default to doing nothing.
     public init(
@@ -46,7 +50,8 @@ public struct NetworkResponder: Sendable {
         dataHandler: @escaping @Sendable (Data) -> Void = { _ in },
         errorHandler: @escaping @Sendable (NetworkError) -> Void = { _ in },
         serverErrorHandler: @escaping @Sendable (NetworkError) -> Void = { _ in },
-        errorDataHandler: @escaping @Sendable (Data?) -> Void = { _ in }
+        errorDataHandler: @escaping @Sendable (Data?) -> Void = { _ in },
+        progressHandler: (@Sendable (TransferProgress) -> Void)? = nil
     ) {
         self.taskHandler = taskHandler
         self.responseHandler = responseHandler
@@ -55,6 +60,7 @@ public struct NetworkResponder: Sendable {
         self.errorHandler = errorHandler
         self.serverErrorHandler = serverErrorHandler
         self.errorDataHandler = errorDataHandler
+        self.progressHandler = progressHandler
     }
 
     /// A responder that runs this responder's handler, then `other`'s, for every event.
@@ -66,7 +72,17 @@ public struct NetworkResponder: Sendable {
             dataHandler: { [first = dataHandler] in first($0); other.dataHandler($0) },
             errorHandler: { [first = errorHandler] in first($0); other.errorHandler($0) },
             serverErrorHandler: { [first = serverErrorHandler] in first($0); other.serverErrorHandler($0) },
-            errorDataHandler: { [first = errorDataHandler] in first($0); other.errorDataHandler($0) }
+            errorDataHandler: { [first = errorDataHandler] in first($0); other.errorDataHandler($0) },
+            progressHandler: Self.combined(progressHandler, other.progressHandler)
         )
+    }
+
+    private static func combined(
+        _ first: (@Sendable (TransferProgress) -> Void)?,
+        _ second: (@Sendable (TransferProgress) -> Void)?
+    ) -> (@Sendable (TransferProgress) -> Void)? {
+        guard let first else { return second }
+        guard let second else { return first }
+        return { first($0); second($0) }
     }
 }

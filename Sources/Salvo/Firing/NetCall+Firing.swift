@@ -138,6 +138,8 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
     private struct State {
         var response: URLResponse?
         var body: Data?
+        /// Body bytes received, for progress.
+        var received: Int64 = 0
         var phase = Phase.collecting
         /// Outcomes handed on but not yet taken by ``nextOutcome()``.
         var outcomes: [NetworkOutcome] = []
@@ -149,15 +151,24 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
     private let task: NetworkTask
     /// Whether the outcome finishes the task (the only attempt) rather than going to the loop.
     private let finishesTask: Bool
+    /// Whether the session should report events as they happen: the body is streamed or
+    /// somebody listens to progress.
     let readsBodyAsItArrives: Bool
+    private let streamsBody: Bool
+    private let reportsProgress: Bool
     private let state = Locked(State())
-    private let start = DispatchTime.now()
+    /// When the attempt was sent, for the outcome's duration: only actions see it, so only an
+    /// attempt of the loop reads the clock.
+    private let start: UInt64
 
     init(_ request: URLRequest, for task: NetworkTask, finishing finishesTask: Bool) {
         self.request = request
         self.task = task
         self.finishesTask = finishesTask
-        self.readsBodyAsItArrives = task.streamsBody
+        streamsBody = task.streamsBody
+        reportsProgress = task.reportsProgress
+        readsBodyAsItArrives = streamsBody || reportsProgress
+        start = finishesTask ? 0 : DispatchTime.now().uptimeNanoseconds
     }
 
     /// Starts the exchange on `session`; cancelling the task cancels it.
@@ -167,7 +178,8 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
             return
         }
         let sessionTask = session.start(request, receiver: self)
-        state.withLock { $0.sessionTask = sessionTask }
+        // Only the attempt loop stops an attempt itself; the task cancels the session task.
+        if !finishesTask { state.withLock { $0.sessionTask = sessionTask } }
         task.onCancel(cancelling: sessionTask)
     }
 
@@ -208,7 +220,7 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
     // MARK: - ResponseReceiver
 
     func receive(_ head: URLResponse) {
-        guard readsBodyAsItArrives, let http = head as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
+        guard streamsBody, let http = head as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
             state.withLock { $0.response = head }
             return
         }
@@ -230,15 +242,24 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
     }
 
     func receive(_ chunk: Data) {
-        let isStreaming = state.withLock { state in
-            if state.phase == .streaming { return true }
+        let (isStreaming, received, expected) = state.withLock { state in
+            state.received += Int64(chunk.count)
+            let expected = state.response.map(\.expectedContentLength).flatMap { $0 >= 0 ? $0 : nil }
+            if state.phase == .streaming { return (true, state.received, expected) }
             if state.body == nil { state.body = chunk } else { state.body?.append(chunk) }
-            return false
+            return (false, state.received, expected)
         }
         if isStreaming { task.receiveBody(chunk) }
+        if reportsProgress {
+            task.report(TransferProgress(direction: .download, completedBytes: received, expectedBytes: expected))
+        }
     }
 
-    func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {}
+    func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {
+        if reportsProgress {
+            task.report(TransferProgress(direction: .upload, completedBytes: bytesSent, expectedBytes: bytesExpected))
+        }
+    }
 
     func finish(_ error: (any Error)?) {
         let (response, body) = state.withLock { state in
@@ -254,7 +275,7 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
             return
         }
         var timed = outcome
-        timed.duration = TimeInterval(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1_000_000_000
+        timed.duration = TimeInterval(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000
         let waiter: CheckedContinuation<NetworkOutcome, Never>? = state.withLock { state in
             guard let waiter = state.waiter else {
                 state.outcomes.append(timed)

@@ -35,6 +35,8 @@ public final class NetworkTask: Sendable {
     private let recipient: Recipient
     /// Where a streamed call's body goes as it arrives; `nil` for a whole-body call.
     private let bodyReceiver: (any ResponseReceiver)?
+    /// Who hears about progress; `nil` when nobody asked.
+    private let progress: ProgressReporter?
 
     /// A task that hands its one outcome to `deliver`.
     ///
@@ -42,16 +44,27 @@ public final class NetworkTask: Sendable {
     init(deliver: @escaping @Sendable (NetworkOutcome) -> Void) {
         recipient = .closure(deliver)
         bodyReceiver = nil
+        progress = nil
     }
 
     /// A task that hands its one outcome to `responder` on `queue`, and a streamed body to `bodyReceiver`.
     init(responder: NetworkResponder, on queue: CallbackQueue, streamingTo bodyReceiver: (any ResponseReceiver)? = nil) {
         recipient = .responder(responder, on: queue)
         self.bodyReceiver = bodyReceiver
+        progress = responder.progressHandler.map { ProgressReporter($0, on: queue) }
     }
 
     /// Whether the call reads its body as it arrives.
     var streamsBody: Bool { bodyReceiver != nil }
+
+    /// Whether anybody listens to progress.
+    var reportsProgress: Bool { progress != nil }
+
+    /// Reports progress unless the task has finished.
+    func report(_ transferProgress: TransferProgress) {
+        guard let progress, !isFinished else { return }
+        progress.report(transferProgress)
+    }
 
     /// Hands `outcome` to the recipient: to a responder on its queue, directly on `.immediate`.
     private func deliver(_ outcome: NetworkOutcome) {
@@ -116,6 +129,7 @@ public final class NetworkTask: Sendable {
             return true
         }
         guard isFirst else { return false }
+        if let progress, case .success = outcome.result { progress.complete() }
         if let bodyReceiver { end(bodyReceiver, with: outcome) }
         deliver(outcome)
         return true

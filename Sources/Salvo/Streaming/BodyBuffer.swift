@@ -10,6 +10,9 @@ import FoundationNetworking
 /// the buffer keeps at most ``memoryLimit`` bytes in memory; what arrives beyond that goes to a
 /// temporary file, read back in order, and the file is deleted as soon as it has been read or the
 /// stream ends. Memory stays bounded whatever the body's size; the disk holds the backlog.
+///
+/// The file is written and read outside the lock, so a reader pulling a megabyte back from disk
+/// never holds up the transport's thread (whose queue would otherwise grow in memory instead).
 final class BodyBuffer: ResponseReceiver {
     /// Bytes kept in memory before the backlog goes to disk: 4 MiB.
     static let defaultMemoryLimit = 4 << 20
@@ -23,9 +26,24 @@ final class BodyBuffer: ResponseReceiver {
         var nextChunk = 0
         var bytesInMemory = 0
         var backlog: Backlog?
+        /// Bytes of the backlog file written, and read back.
+        var written: UInt64 = 0
+        var read: UInt64 = 0
+        /// Whether the transport is writing to the backlog right now (it must not be deleted).
+        var isWriting = false
+        /// Whether a reader is reading the backlog right now (no other read may start).
+        var isReading = false
         var end: NetworkError??
-        var waiter: CheckedContinuation<Result<Data?, NetworkError>, Never>?
+        /// The reader, waiting for anything new; resumed with `nil` to look again.
+        var waiter: CheckedContinuation<Step?, Never>?
         var task: NetworkTask?
+    }
+
+    /// What the reader does next.
+    private enum Step {
+        case chunk(Data)
+        case readBacklog(Backlog, at: UInt64, count: Int)
+        case end(NetworkError?)
     }
 
     let memoryLimit: Int
@@ -77,24 +95,51 @@ final class BodyBuffer: ResponseReceiver {
 
     /// The next part of the body, `nil` at its end; throws the error that ended the call.
     func next() async throws(NetworkError) -> Data? {
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> Result<Data?, NetworkError>? in
-                    if let part = Self.takePart(&state) { return part }
-                    if let end = state.end { return end.map { .failure($0) } ?? .success(nil) }
+        while true {
+            guard let step = await nextStep() else { continue }
+            switch step {
+            case .chunk(let chunk):
+                return chunk
+            case .end(let error):
+                if let error { throw error }
+                return nil
+            case .readBacklog(let backlog, let offset, let count):
+                do throws(NetworkError) {
+                    let part = try backlog.read(count, at: offset)
+                    let other = state.withLock { state in
+                        state.isReading = false
+                        if state.backlog === backlog { state.read += UInt64(part.count) }
+                        return wakeReader(&state)
+                    }
+                    other?.resume(returning: nil)
+                    return part
+                } catch {
+                    state.withLock { $0.isReading = false }
+                    fail(error)
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// What to do next, or `nil` after waiting for news; cancelling the reader's task cancels the call.
+    private func nextStep() async -> Step? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Step?, Never>) in
+                let step = state.withLock { state -> Step? in
+                    if let step = Self.step(&state) { return step }
                     state.waiter = continuation
                     return nil
                 }
-                if let ready { continuation.resume(returning: ready) }
+                if let step { continuation.resume(returning: step) }
             }
         } onCancel: {
             cancel()
         }
-        return try result.get()
     }
 
-    /// The oldest part not yet read: from memory, then from the backlog file.
-    private static func takePart(_ state: inout State) -> Result<Data?, NetworkError>? {
+    /// The oldest part not yet read: from memory, then from the backlog file; or the end.
+    private static func step(_ state: inout State) -> Step? {
         if state.nextChunk < state.chunks.count {
             let chunk = state.chunks[state.nextChunk]
             // Release the chunk now: a reader that never quite catches up must not keep read ones.
@@ -108,25 +153,28 @@ final class BodyBuffer: ResponseReceiver {
                 state.chunks.removeFirst(state.nextChunk)
                 state.nextChunk = 0
             }
-            return .success(chunk)
+            return .chunk(chunk)
         }
-        guard var backlog = state.backlog else { return nil }
-        do throws(NetworkError) {
-            let part = try backlog.read(upTo: backlogReadSize)
-            state.backlog = backlog.isDrained ? nil : backlog
-            if backlog.isDrained { backlog.delete() }
-            return .success(part)
-        } catch {
+        if let backlog = state.backlog {
+            if state.isReading { return nil }
+            if state.read < state.written {
+                state.isReading = true
+                return .readBacklog(backlog, at: state.read, count: Int(min(UInt64(backlogReadSize), state.written - state.read)))
+            }
+            if state.isWriting { return nil }
+            // Read to its end with nothing more on the way: back to memory.
             backlog.delete()
             state.backlog = nil
-            state.end = .some(error)
-            return .failure(error)
+            state.written = 0
+            state.read = 0
         }
+        if let end = state.end { return .end(end) }
+        return nil
     }
 
-    private static func backlog(_ existing: Backlog?) throws(NetworkError) -> Backlog {
-        if let existing { return existing }
-        return try Backlog()
+    private func wakeReader(_ state: inout State) -> CheckedContinuation<Step?, Never>? {
+        defer { state.waiter = nil }
+        return state.waiter
     }
 
     // MARK: - ResponseReceiver
@@ -140,64 +188,77 @@ final class BodyBuffer: ResponseReceiver {
         waiters.forEach { $0.resume(returning: .success(head)) }
     }
 
+    /// Calls never overlap (the receiver contract), so only one write to the backlog runs at a time.
     func receive(_ chunk: Data) {
         guard !chunk.isEmpty else { return }
-        var failure: NetworkError?
-        let waiter = state.withLock { state -> CheckedContinuation<Result<Data?, NetworkError>, Never>? in
-            guard state.end == nil else { return nil }
-            if let waiter = state.waiter {
-                // The consumer is waiting, so nothing is buffered: hand the chunk straight over.
-                state.waiter = nil
-                return waiter
-            }
+        enum Placement { case dropped, kept(CheckedContinuation<Step?, Never>?), spill(Backlog, at: UInt64), failed(NetworkError) }
+        let placement = state.withLock { state -> Placement in
+            guard state.end == nil else { return .dropped }
             if state.backlog == nil, state.bytesInMemory + chunk.count <= memoryLimit {
                 state.chunks.append(chunk)
                 state.bytesInMemory += chunk.count
-                return nil
+                return .kept(wakeReader(&state))
             }
             do throws(NetworkError) {
-                var backlog = try Self.backlog(state.backlog)
-                try backlog.append(chunk)
+                let backlog = try Backlog.existing(state.backlog)
                 state.backlog = backlog
+                state.isWriting = true
+                return .spill(backlog, at: state.written)
             } catch {
-                failure = error
+                return .failed(error)
             }
-            return nil
         }
-        waiter?.resume(returning: .success(chunk))
-        if let failure {
-            // The body can no longer be kept in order: stop the exchange and report why.
-            let task = state.withLock { $0.task }
-            finish(failure)
-            task?.cancel()
+        switch placement {
+        case .dropped:
+            return
+        case .kept(let reader):
+            reader?.resume(returning: nil)
+        case .spill(let backlog, let offset):
+            do throws(NetworkError) {
+                try backlog.write(chunk, at: offset)
+                let reader = state.withLock { state -> CheckedContinuation<Step?, Never>? in
+                    state.isWriting = false
+                    guard state.backlog === backlog else { return nil }
+                    state.written += UInt64(chunk.count)
+                    return wakeReader(&state)
+                }
+                reader?.resume(returning: nil)
+            } catch {
+                state.withLock { $0.isWriting = false }
+                fail(error)
+            }
+        case .failed(let error):
+            fail(error)
         }
+    }
+
+    /// The body can no longer be kept in order: stop the exchange and report why.
+    private func fail(_ error: NetworkError) {
+        let task = state.withLock { $0.task }
+        finish(error)
+        task?.cancel()
     }
 
     func finish(_ error: (any Error)?) {
         let ended = error.map(NetworkError.init)
-        let (waiter, headWaiters, part) = state.withLock { state -> (CheckedContinuation<Result<Data?, NetworkError>, Never>?, [CheckedContinuation<Result<URLResponse, NetworkError>, Never>], Result<Data?, NetworkError>?) in
+        let (reader, headWaiters, head) = state.withLock { state -> (CheckedContinuation<Step?, Never>?, [CheckedContinuation<Result<URLResponse, NetworkError>, Never>], Result<URLResponse, NetworkError>?) in
             guard state.end == nil else { return (nil, [], nil) }
             state.end = .some(ended)
             if let ended, ended.isCancelled {
-                // Nothing more will be read: drop the backlog now.
+                // Nothing more will be read: drop what waits now.
                 state.backlog?.delete()
                 state.backlog = nil
                 state.chunks = []
+                state.bytesInMemory = 0
             }
-            let headWaiters = state.headWaiters
-            state.headWaiters = []
             if state.head == nil {
                 state.head = .failure(ended ?? .transport(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "the exchange ended without a response"])))
             }
-            let waiter = state.waiter
-            state.waiter = nil
-            let part = waiter == nil ? nil : (Self.takePart(&state) ?? ended.map { .failure($0) } ?? .success(nil))
-            return (waiter, headWaiters, part)
+            defer { state.headWaiters = [] }
+            return (wakeReader(&state), state.headWaiters, state.head)
         }
-        if let head = state.withLock({ $0.head }) {
-            headWaiters.forEach { $0.resume(returning: head) }
-        }
-        if let waiter, let part { waiter.resume(returning: part) }
+        if let head { headWaiters.forEach { $0.resume(returning: head) } }
+        reader?.resume(returning: nil)
     }
 
     deinit {
@@ -206,41 +267,48 @@ final class BodyBuffer: ResponseReceiver {
 }
 
 /// The part of a streamed body that did not fit in memory: a temporary file written at its end
-/// and read from its start.
-private struct Backlog {
+/// by the transport and read from its start by the reader, through handles of their own.
+///
+/// Deleting it removes the file's name at once; the handles close when the last user lets go,
+/// so a write or read still running finishes on the unlinked file instead of racing a close.
+private final class Backlog: Sendable {
     let url: URL
-    private let handle: FileHandle
-    private var written: UInt64 = 0
-    private var read: UInt64 = 0
+    private let writer: FileHandle
+    private let reader: FileHandle
 
     init() throws(NetworkError) {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-stream-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: url.path, contents: nil),
-              let handle = try? FileHandle(forUpdating: url)
+              let writer = try? FileHandle(forWritingTo: url),
+              let reader = try? FileHandle(forReadingFrom: url)
         else {
+            try? FileManager.default.removeItem(at: url)
             throw Self.failure("could not create the stream's backlog file \(url.path)", code: .cannotCreateFile)
         }
-        self.handle = handle
+        self.writer = writer
+        self.reader = reader
     }
 
-    var isDrained: Bool { read == written }
+    /// `existing`, or a new backlog file.
+    static func existing(_ existing: Backlog?) throws(NetworkError) -> Backlog {
+        if let existing { return existing }
+        return try Backlog()
+    }
 
-    mutating func append(_ chunk: Data) throws(NetworkError) {
+    func write(_ chunk: Data, at offset: UInt64) throws(NetworkError) {
         do {
-            try handle.seek(toOffset: written)
-            try handle.write(contentsOf: chunk)
-            written += UInt64(chunk.count)
+            try writer.seek(toOffset: offset)
+            try writer.write(contentsOf: chunk)
         } catch {
             throw Self.failure("could not write the stream's backlog to \(url.path): \(error.localizedDescription)", code: .cannotWriteToFile)
         }
     }
 
-    mutating func read(upTo count: Int) throws(NetworkError) -> Data {
+    func read(_ count: Int, at offset: UInt64) throws(NetworkError) -> Data {
         do {
-            try handle.seek(toOffset: read)
-            let part = try handle.read(upToCount: Int(min(UInt64(count), written - read))) ?? Data()
-            guard !part.isEmpty else { throw URLError(.cannotOpenFile) }
-            read += UInt64(part.count)
+            try reader.seek(toOffset: offset)
+            let part = try reader.read(upToCount: count) ?? Data()
+            guard part.count == count else { throw URLError(.cannotOpenFile) }
             return part
         } catch {
             throw Self.failure("could not read the stream's backlog from \(url.path): \(error.localizedDescription)", code: .cannotOpenFile)
@@ -248,8 +316,12 @@ private struct Backlog {
     }
 
     func delete() {
-        try? handle.close()
         try? FileManager.default.removeItem(at: url)
+    }
+
+    deinit {
+        try? writer.close()
+        try? reader.close()
     }
 
     private static func failure(_ reason: String, code: URLError.Code) -> NetworkError {
