@@ -33,6 +33,12 @@ public struct ByteStreaming: Sendable {
         rawSession = URLSession(configuration: Self.configuration(), delegate: delegate, delegateQueue: nil)
     }
 
+    /// Delegate callbacks (body chunks among them) waiting on the delegate queue of Salvo's
+    /// session (`isSalvo`) or the raw one: what URLSession holds because the delegate is behind.
+    public func queuedDelegateCallbacks(isSalvo: Bool) -> Int {
+        (isSalvo ? session : rawSession).delegateQueue.operationCount
+    }
+
     /// The call both sides' requests come from: `byteCount` bytes of the server's pattern.
     private func call(byteCount: Int) -> NetCall {
         NetCall(

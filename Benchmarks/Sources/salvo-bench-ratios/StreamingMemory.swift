@@ -34,8 +34,8 @@ enum StreamingMemory {
             return "resident memory is not available on this platform (/proc/self/status), memory not checked"
         }
         var lines = [
-            "| \(byteCount >> 20) MiB streamed by | peak RSS growth, median of \(runs) runs (min–max) | largest backlog on disk | reader's time | target | met |",
-            "|---|---|---|---|---|---|",
+            "| \(byteCount >> 20) MiB streamed by | peak RSS growth, median of \(runs) runs (min–max) | heap in use at that peak | largest backlog file | reader's time | target | met |",
+            "|---|---|---|---|---|---|---|",
         ]
         for probe in probes {
             var results: [Measurement] = []
@@ -44,11 +44,13 @@ enum StreamingMemory {
             }
             let growths = results.map(\.growth).sorted()
             let growth = growths[growths.count / 2]
+            let heap = results.first { $0.growth == growth }?.heapAtPeak ?? 0
             let backlog = results.map(\.backlog).max() ?? 0
             let seconds = results.map(\.seconds).sorted()[results.count / 2]
             let cells = [
                 probe.label,
                 "\(megabytes(growth)) (\(megabytes(growths.first ?? 0))–\(megabytes(growths.last ?? 0)))",
+                megabytes(heap),
                 probe.side == "salvo" ? megabytes(backlog) : "—",
                 String(format: "%.2f s", seconds),
                 probe.target.map { "≤ \(megabytes($0))" } ?? "none (context)",
@@ -63,6 +65,8 @@ enum StreamingMemory {
         let growth: Int
         let backlog: Int
         let seconds: Double
+        /// Heap growth (malloc's live blocks) when the resident set was largest.
+        let heapAtPeak: Int
     }
 
     /// One probe in a child process with a temporary directory of its own.
@@ -90,18 +94,22 @@ enum StreamingMemory {
             return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
         })
         guard process.terminationStatus == 0, let growth = fields["growth"].flatMap(Int.init),
-              let backlog = fields["backlog"].flatMap(Int.init), let seconds = fields["seconds"].flatMap(Double.init)
+              let backlog = fields["backlog"].flatMap(Int.init), let seconds = fields["seconds"].flatMap(Double.init),
+              let heapAtPeak = fields["heapAtPeak"].flatMap(Int.init)
         else {
             throw WorkloadError("memory probe \(probe.side) failed (status \(process.terminationStatus)): \(text)")
         }
-        return Measurement(growth: growth, backlog: backlog, seconds: seconds)
+        FileHandle.standardError.write(Data("  \(probe.side) \(probe.bytesPerSecond.map { "\(Int($0) >> 20) MiB/s" } ?? "fast"): \(text)".utf8))
+        return Measurement(growth: growth, backlog: backlog, seconds: seconds, heapAtPeak: heapAtPeak)
     }
 
     /// The child's side: `--memory-probe salvo|raw BASE_URL BYTES BYTES_PER_SECOND` (0: no pace).
     ///
     /// Streams 1 MiB first so sessions, connections and threads exist, starts the kernel's peak
     /// over, streams the body and prints `growth=` (peak RSS minus RSS before, bytes), `backlog=`
-    /// (the largest `salvo-stream-*` file seen in `TMPDIR`, sampled every 20 ms) and `seconds=`.
+    /// (the largest `salvo-stream-*` file seen in `TMPDIR`), `seconds=`, and from samples every
+    /// 10 ms: `heapAtPeak=` (heap growth when the resident set was largest), `heapPeak=` (the
+    /// largest heap growth) and `sampledResidentPeak=`.
     static func probe(_ arguments: [String]) async throws {
         guard arguments.count == 4, let url = URL(string: arguments[1]), let byteCount = Int(arguments[2]),
               let pace = Double(arguments[3]), ["salvo", "raw"].contains(arguments[0])
@@ -112,16 +120,22 @@ enum StreamingMemory {
         let warmUp = 1 << 20
         _ = isSalvo ? try await streaming.salvo(consumingAtMost: nil, byteCount: warmUp) : try await streaming.raw(consumingAtMost: nil, byteCount: warmUp)
 
-        let watcher = BacklogWatcher(directory: FileManager.default.temporaryDirectory)
         guard ResidentMemory.resetPeak(), let before = ResidentMemory.current() else {
             throw WorkloadError("cannot reset or read the resident set size (/proc/self/clear_refs, /proc/self/status)")
+        }
+        let heapBefore = heapBytesInUseWithMapped() ?? 0
+        let watcher = MemoryWatcher(directory: FileManager.default.temporaryDirectory) {
+            streaming.queuedDelegateCallbacks(isSalvo: isSalvo)
         }
         let start = ContinuousClock.now
         _ = isSalvo ? try await streaming.salvo(consumingAtMost: bytesPerSecond) : try await streaming.raw(consumingAtMost: bytesPerSecond)
         let elapsed = ContinuousClock.now - start
         guard let peak = ResidentMemory.peak() else { throw WorkloadError("cannot read VmHWM") }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        print("growth=\(peak - before) backlog=\(watcher.stop()) seconds=\(seconds)")
+        let samples = watcher.stop()
+        print("growth=\(peak - before) backlog=\(samples.largestBacklog) seconds=\(seconds) "
+            + "heapAtPeak=\(samples.heapAtLargestResident - heapBefore) heapPeak=\(samples.largestHeap - heapBefore) "
+            + "sampledResidentPeak=\(samples.largestResident - before) queuedCallbacks=\(samples.mostQueuedCallbacks)")
     }
 
     private static func megabytes(_ bytes: Int) -> String {
@@ -129,34 +143,55 @@ enum StreamingMemory {
     }
 }
 
-/// Samples the size of the stream backlog files in a directory on a thread of its own.
-private final class BacklogWatcher: @unchecked Sendable {
-    // Safe: `largest` and `isStopped` are only touched under `lock`.
+/// Samples, every 10 ms on a thread of its own, the resident set, the heap in use and the size
+/// of the stream backlog files in a directory.
+private final class MemoryWatcher: @unchecked Sendable {
+    struct Samples {
+        /// The heap in use (mapped blocks included) when the resident set was at its largest.
+        var heapAtLargestResident = 0
+        var largestResident = 0
+        var largestHeap = 0
+        var largestBacklog = 0
+        var mostQueuedCallbacks = 0
+    }
+
+    // Safe: `samples` and `isStopped` are only touched under `lock`.
     private let lock = NSLock()
-    private var largest = 0
+    private var samples = Samples()
     private var isStopped = false
     private let done = DispatchSemaphore(value: 0)
 
-    init(directory: URL) {
+    init(directory: URL, queuedCallbacks: @escaping @Sendable () -> Int) {
         Thread { [self] in
             while !lock.withLock({ isStopped }) {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-                var size = 0
+                var backlog = 0
                 for name in names where name.hasPrefix("salvo-stream-") {
                     let attributes = try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)
-                    size += (attributes?[.size] as? NSNumber)?.intValue ?? 0
+                    backlog += (attributes?[.size] as? NSNumber)?.intValue ?? 0
                 }
-                lock.withLock { largest = max(largest, size) }
-                Thread.sleep(forTimeInterval: 0.02)
+                let resident = ResidentMemory.current() ?? 0
+                let heap = heapBytesInUseWithMapped() ?? 0
+                let queued = queuedCallbacks()
+                lock.withLock {
+                    if resident > samples.largestResident {
+                        samples.largestResident = resident
+                        samples.heapAtLargestResident = heap
+                    }
+                    samples.largestHeap = max(samples.largestHeap, heap)
+                    samples.largestBacklog = max(samples.largestBacklog, backlog)
+                    samples.mostQueuedCallbacks = max(samples.mostQueuedCallbacks, queued)
+                }
+                Thread.sleep(forTimeInterval: 0.01)
             }
             done.signal()
         }.start()
     }
 
-    /// Stops sampling; returns the largest total size seen, in bytes.
-    func stop() -> Int {
+    /// Stops sampling and returns what it saw.
+    func stop() -> Samples {
         lock.withLock { isStopped = true }
         done.wait()
-        return lock.withLock { largest }
+        return lock.withLock { samples }
     }
 }
