@@ -2,7 +2,7 @@ import CCallgrind
 import Foundation
 import SalvoWorkloads
 
-// salvo-bench-instructions: instructions per operation of each side of benchmarks 2 and 5,
+// salvo-bench-instructions: instructions per operation of each side of benchmarks 2, 5 and 8,
 // counted by valgrind's callgrind (every thread's), so two builds or two commits compare on a
 // machine whose speed changes under other work.
 //
@@ -10,9 +10,10 @@ import SalvoWorkloads
 //   Benchmarks/.build/release/salvo-bench-instructions [--count N] [--only SUBSTRING]
 //
 // It runs itself under `valgrind --tool=callgrind` once per side: the child warms up, zeroes the
-// counters, runs N operations (2,000 in-process, N / 10 over HTTP), and dumps the counters; the
-// driver reads the dump's total. The main is synchronous on purpose: an async main parks the
-// main thread in the main queue's run loop, which callgrind runs no faster than anything else.
+// counters, runs its operations (N = 2,000 in-process firings, N / 10 HTTP requests, N × 32 KiB
+// streamed) and dumps the counters; the driver reads the dump's total. The main is synchronous,
+// so zeroing, operations and dump run in order on the main thread while the operations' own
+// tasks run on the cooperative pool.
 
 /// One side of a counted workload.
 struct Side {
@@ -49,6 +50,15 @@ func workloads(baseURL: URL?) throws -> [Counted] {
             Side(name: "URLSession.data(for:)") { count in try blocking { for _ in 0..<count { try await http.rawOnce() } } },
             Side(name: "URLSession.dataTask(with:completionHandler:)") { count in
                 try blocking { for _ in 0..<count { try await http.rawCompletionHandlerOnce() } }
+            },
+        ]))
+        let streaming = try ByteStreaming(baseURL: baseURL, byteCount: 1 << 20)
+        list.append(Counted(name: "8 Streaming, per MiB", scale: 0.032, sides: [
+            Side(name: "Salvo: for try await chunk in call.bytes()") { count in
+                try blocking { _ = try await streaming.salvo(consumingAtMost: nil, byteCount: count << 20) }
+            },
+            Side(name: "URLSession session-level data delegate") { count in
+                try blocking { _ = try await streaming.raw(consumingAtMost: nil, byteCount: count << 20) }
             },
         ]))
     }
@@ -141,7 +151,7 @@ func run() throws {
         arguments.removeFirst(2)
     }
     let isSelected = { (name: String) in only.map { name.localizedCaseInsensitiveContains($0) } ?? true }
-    let server = isSelected("5 HTTP, concurrency 1") ? try LoopbackServer() : nil
+    let server = isSelected("5 HTTP, concurrency 1") || isSelected("8 Streaming, per MiB") ? try LoopbackServer() : nil
     defer { server?.stop() }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-bench-instructions-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
