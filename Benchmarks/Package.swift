@@ -4,6 +4,7 @@ import PackageDescription
 // Salvo's benchmarks, a package of their own so the library stays dependency-free.
 //   swift package benchmark                                 (from this directory)
 //   swift run -c release salvo-bench-ratios                 (paired ratios)
+//   swift run -c release salvo-bench-instructions           (instructions per op, callgrind)
 // See Docs/Performance.md for what they measure and the latest numbers.
 let package = Package(
     name: "SalvoBenchmarks",
@@ -34,6 +35,13 @@ let package = Package(
         .executableTarget(
             name: "salvo-bench-ratios",
             dependencies: ["SalvoWorkloads"]
+        ),
+        // Valgrind's client requests (zero and dump callgrind's counters), no-ops without its headers.
+        .target(name: "CCallgrind"),
+        // Instructions per operation of each side, counted by callgrind in a child process.
+        .executableTarget(
+            name: "salvo-bench-instructions",
+            dependencies: ["SalvoWorkloads", "CCallgrind"]
         ),
     ]
 )

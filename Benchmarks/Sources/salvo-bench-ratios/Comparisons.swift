@@ -152,4 +152,21 @@ enum Comparisons {
             ),
         ] }
     }
+
+    /// The name of benchmark 8's row for a body of `byteCount` bytes.
+    static func streamingName(byteCount: Int) -> String {
+        "8 Streaming \(byteCount >> 20) MiB, bytes()"
+    }
+
+    /// Benchmark 8: one whole body per batch and side. The target is the issue's "throughput at
+    /// least 0.9× the raw delegate's": time ≤ 1 / 0.9.
+    static func streaming(_ streaming: ByteStreaming) async throws -> Comparison {
+        try await streaming.checkEquivalence()
+        return Comparison(
+            name: streamingName(byteCount: streaming.byteCount), baselineName: "URLSession session-level data delegate",
+            target: .ratio(atMost: 1.11), judged: .wallClock, operationsPerBatch: 1,
+            salvo: { sink(try await streaming.salvo()) },
+            baseline: { sink(try await streaming.raw()) }
+        )
+    }
 }

@@ -43,6 +43,17 @@ enum Report {
         return "| " + cells.joined(separator: " | ") + " |"
     }
 
+    /// A streaming row as throughput: each side's median MiB/s and Salvo's share of the baseline's.
+    static func throughput(_ result: ComparisonResult, byteCount: Int) -> String {
+        let mebibytes = Double(byteCount) / 1_048_576
+        let salvo = mebibytes / (result.salvoNanoseconds * 1e-9)
+        let baseline = mebibytes / (result.baselineNanoseconds * 1e-9)
+        let shares = result.ratios.map { 1 / $0 }
+        return "\(result.comparison.name) as throughput: Salvo \(format(salvo, "%.0f")) MiB/s, "
+            + "\(result.comparison.baselineName) \(format(baseline, "%.0f")) MiB/s; Salvo at "
+            + "\(format(median(shares), "%.2f"))× the baseline's throughput (\(format(shares.min() ?? .nan, "%.2f"))–\(format(shares.max() ?? .nan, "%.2f")), per round)"
+    }
+
     private static func clockName(_ judged: Comparison.Judged) -> String {
         switch judged {
         case .threadCPU: "thread CPU"

@@ -4,12 +4,14 @@ import SalvoWorkloads
 // salvo-bench-ratios: the paired Salvo/baseline ratios of Docs/Performance.md.
 //
 //   swift run --package-path Benchmarks -c release salvo-bench-ratios [--rounds N] [--batch N]
-//       [--requests N] [--only SUBSTRING]
+//       [--requests N] [--stream-bytes N] [--memory-runs N] [--only SUBSTRING]
 
 struct Options {
     var rounds = 11
     var batch = 20_000
     var requests = 2_000
+    var streamBytes = ByteStreaming.defaultByteCount
+    var memoryRuns = 3
     var only: String?
 
     init(_ arguments: [String]) throws {
@@ -20,6 +22,8 @@ struct Options {
             case "--rounds": rounds = try Self.count(value, flag)
             case "--batch": batch = try Self.count(value, flag)
             case "--requests": requests = try Self.count(value, flag)
+            case "--stream-bytes": streamBytes = try Self.count(value, flag)
+            case "--memory-runs": memoryRuns = try Self.count(value, flag)
             case "--only": only = value
             default: throw WorkloadError("unknown option \(flag)")
             }
@@ -37,6 +41,11 @@ func selected(_ name: String, _ options: Options) -> Bool {
 }
 
 do {
+    if CommandLine.arguments.dropFirst().first == "--memory-probe" {
+        // A child of StreamingMemory: one measurement in a process of its own.
+        try await StreamingMemory.probe(Array(CommandLine.arguments.dropFirst(2)))
+        exit(0)
+    }
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
     let timer = PairedTimer(rounds: options.rounds)
     var comparisons = try Comparisons.inProcess(batch: options.batch).filter { selected($0.name, options) }
@@ -50,17 +59,33 @@ do {
         comparisons += try Comparisons.eventStream(small: EventStreamParsing(), padded: EventStreamParsing(padding: 180))
             .filter { selected($0.name, options) }
     }
+    let streamingName = Comparisons.streamingName(byteCount: options.streamBytes)
+    let isStreamingSelected = selected(streamingName, options)
+    let isStreamingMemorySelected = selected(StreamingMemory.name(byteCount: options.streamBytes), options)
     var server: LoopbackServer?
-    if Comparisons.httpNames.contains(where: { selected($0, options) }) {
-        let started = try LoopbackServer()
-        server = started
-        comparisons += try Comparisons.http(server: started, requests: options.requests, concurrencies: Comparisons.httpConcurrencies)
+    if Comparisons.httpNames.contains(where: { selected($0, options) }) || isStreamingSelected || isStreamingMemorySelected {
+        server = try LoopbackServer()
+    }
+    if let server, Comparisons.httpNames.contains(where: { selected($0, options) }) {
+        comparisons += try Comparisons.http(server: server, requests: options.requests, concurrencies: Comparisons.httpConcurrencies)
             .filter { selected($0.name, options) }
     }
-    print(Report.header(rounds: options.rounds))
+    if let server, isStreamingSelected {
+        comparisons.append(try await Comparisons.streaming(ByteStreaming(baseURL: server.baseURL, byteCount: options.streamBytes)))
+    }
+    if !comparisons.isEmpty { print(Report.header(rounds: options.rounds)) }
+    var throughputs: [String] = []
     for comparison in comparisons {
         let result = try await timer.run(comparison)
         print(Report.row(result))
+        if comparison.name == streamingName {
+            throughputs.append(Report.throughput(result, byteCount: options.streamBytes))
+        }
+    }
+    for line in throughputs { print("\n" + line) }
+    if let server, isStreamingMemorySelected {
+        print("\n\(StreamingMemory.name(byteCount: options.streamBytes)), each run in a process of its own:\n")
+        print(try StreamingMemory.report(server: server, byteCount: options.streamBytes, runs: options.memoryRuns))
     }
     server?.stop()
     if selected("4 Pager, 1,000 pages, .object()", options) {
