@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import Salvo
+
+/// Progress: throttled reports, 100% once on success, the async form, and real transfers.
+@Suite struct TransferProgressTests {
+    @Test func reportsAreThrottledAndTheLastIsExactlyOne100Percent() {
+        let reports = Locked<[TransferProgress]>([])
+        let reporter = ProgressReporter({ progress in reports.withLock { $0.append(progress) } }, on: .immediate)
+        for received in stride(from: 1_000, through: 100_000, by: 1_000) {
+            reporter.report(TransferProgress(direction: .download, completedBytes: Int64(received), expectedBytes: nil))
+        }
+        reporter.complete()
+        reporter.complete()
+        let all = reports.withLock { $0 }
+        #expect(all.count == 2, "the first report, then the final one; the rest fell within 0.1 s")
+        #expect(all.first?.completedBytes == 1_000)
+        #expect(all.last == TransferProgress(direction: .download, completedBytes: 100_000, expectedBytes: 100_000))
+        #expect(all.last?.fractionCompleted == 1)
+    }
+
+    @Test func aReportThatReaches100PercentIsNotRepeatedAtTheEnd() {
+        let reports = Locked<[TransferProgress]>([])
+        let reporter = ProgressReporter({ progress in reports.withLock { $0.append(progress) } }, on: .immediate)
+        reporter.report(TransferProgress(direction: .upload, completedBytes: 10, expectedBytes: 100))
+        reporter.report(TransferProgress(direction: .upload, completedBytes: 100, expectedBytes: 100))
+        reporter.complete()
+        #expect(reports.withLock { $0.map(\.completedBytes) } == [10, 100])
+    }
+
+    @Test func aRetryStartsProgressOver() {
+        let reports = Locked<[TransferProgress]>([])
+        let reporter = ProgressReporter({ progress in reports.withLock { $0.append(progress) } }, on: .immediate)
+        reporter.report(TransferProgress(direction: .upload, completedBytes: 100, expectedBytes: 100))
+        reporter.report(TransferProgress(direction: .upload, completedBytes: 5, expectedBytes: 100))
+        #expect(reports.withLock { $0.map(\.completedBytes) } == [100, 5])
+    }
+
+    @Test func theFractionIsNilWhileTheTotalIsUnknown() {
+        #expect(TransferProgress(direction: .download, completedBytes: 5, expectedBytes: nil).fractionCompleted == nil)
+        #expect(TransferProgress(direction: .download, completedBytes: 0, expectedBytes: 0).fractionCompleted == 1)
+        #expect(TransferProgress(direction: .download, completedBytes: 50, expectedBytes: 200).fractionCompleted == 0.25)
+    }
+
+    @Test func aDownloadFromTheLoopbackServerReportsProgressThenTheBody() async throws {
+        let server = ServerConfig(scheme: "http", host: "127.0.0.1", port: try await LoopbackServer.port())
+        let call = NetCall(server: server, endpoint: .get("/stream/chunked", query: ["chunks": "20", "size": "100000", "delay": "0.02"]))
+        let transfer = call.transfer()
+        var reports: [TransferProgress] = []
+        for await progress in transfer.progress { reports.append(progress) }
+        let response = try await transfer.response
+        #expect(response.data.count == 2_000_000)
+        #expect(reports.count >= 2, "progress arrived while the body did")
+        #expect(reports.allSatisfy { $0.direction == .download })
+        #expect(reports.map(\.completedBytes) == reports.map(\.completedBytes).sorted())
+        #expect(reports.last == TransferProgress(direction: .download, completedBytes: 2_000_000, expectedBytes: 2_000_000))
+    }
+
+    @Test func anUploadToTheLoopbackServerReportsProgressUpTo100Percent() async throws {
+        let server = ServerConfig(scheme: "http", host: "127.0.0.1", port: try await LoopbackServer.port())
+        let body = Data(repeating: 7, count: 8 << 20)
+        let call = NetCall(server: server, endpoint: Endpoint(method: .post, path: "/echo/upload", body: .data(body, contentType: "application/octet-stream")))
+        let transfer = call.transfer()
+        var uploads: [TransferProgress] = []
+        for await progress in transfer.progress where progress.direction == .upload { uploads.append(progress) }
+        let response = try await transfer.response
+        #expect(response.statusCode == 200)
+        #expect(uploads.last == TransferProgress(direction: .upload, completedBytes: 8 << 20, expectedBytes: 8 << 20))
+    }
+
+    @Test func theResponderHearsProgressOnItsQueueBeforeTheBody() async throws {
+        let server = ServerConfig(scheme: "http", host: "127.0.0.1", port: try await LoopbackServer.port())
+        let events = Locked<[String]>([])
+        let done = Signal()
+        var call = NetCall(server: server, endpoint: .get("/stream/bytes", query: ["n": "3000000"]))
+        call.callbackQueue = .queue(DispatchQueue(label: "progress"))
+        call.responder.progressHandler = { progress in events.withLock { $0.append("progress \(progress.completedBytes)") } }
+        call.responder.dataHandler = { data in events.withLock { $0.append("data \(data.count)") }; done.fire() }
+        call.fire()
+        try await done.wait()
+        let all = events.withLock { $0 }
+        #expect(all.last == "data 3000000")
+        #expect(all.dropLast().last == "progress 3000000", "100% comes once, right before the body")
+        #expect(all.filter { $0 == "progress 3000000" }.count == 1)
+    }
+}
