@@ -5,10 +5,20 @@
     GET /catalog/search?q=TEXT             {"items": [book]}; empty q -> 422 {"message": ...}
     GET /catalog/favourites                {"items": [book]} with "Authorization: Bearer demo-token",
                                            else 401 {"message": ...}
+    GET /catalog/updates?count=N&interval=S   text/event-stream "live updates": N events (default 5),
+                                           S seconds apart (default 0.3), each with an id;
+                                           "event: stock" {"id", "title", "inStock"} or
+                                           "event: price" {"id", "title", "price"}; a keep-alive
+                                           comment first; "retry: 2000"
 A book is {"id": n, "title": ..., "author": ..., "year": ...}.
 """
 
+import json
+import time
+
 DEMO_TOKEN = "demo-token"
+_UPDATES = [("stock", 8, {"inStock": False}), ("price", 19, {"price": 7.99}), ("stock", 8, {"inStock": True}),
+            ("price", 1, {"price": 4.50}), ("price", 33, {"price": 12.00})]
 
 _CLASSICS = [
     ("Pride and Prejudice", "Jane Austen", 1813), ("Moby-Dick", "Herman Melville", 1851),
@@ -63,6 +73,9 @@ def handle(handler, rest, query, int_param):
         else:
             found = [b for b in BOOKS if text in b["title"].lower() or text in b["author"].lower()]
             handler.respond_json(200, {"items": found})
+    elif rest == ["updates"]:
+        send_updates(handler, int_param(query, "count", default=5, minimum=0, maximum=1000),
+                     float(query.get("interval", "0.3") or 0.3))
     elif rest == ["favourites"]:
         if handler.headers.get("Authorization") != f"Bearer {DEMO_TOKEN}":
             handler.respond_json(401, {"message": "Sign in to see your favourites."},
@@ -72,3 +85,25 @@ def handle(handler, rest, query, int_param):
     else:
         return False
     return True
+
+
+def send_updates(handler, count, interval):
+    """A chunked Server-Sent Events stream of catalogue changes."""
+    handler.send_response(200)
+    handler.send_header("Content-Type", "text/event-stream")
+    handler.send_header("Cache-Control", "no-cache")
+    handler.send_header("Transfer-Encoding", "chunked")
+    handler.end_headers()
+
+    def chunk(text):
+        data = text.encode()
+        handler.wfile.write(b"%x\r\n" % len(data) + data + b"\r\n")
+        handler.wfile.flush()
+
+    chunk(": live updates\nretry: 2000\n\n")
+    for number in range(1, count + 1):
+        kind, book_id, change = _UPDATES[(number - 1) % len(_UPDATES)]
+        title = next(b["title"] for b in BOOKS if b["id"] == book_id)
+        time.sleep(max(0.0, min(interval, 5.0)))
+        chunk(f"id: {number}\nevent: {kind}\ndata: {json.dumps({'id': book_id, 'title': title, **change})}\n\n")
+    handler.wfile.write(b"0\r\n\r\n")
