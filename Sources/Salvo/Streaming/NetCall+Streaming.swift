@@ -62,7 +62,8 @@ extension NetCall {
     ///
     /// - Parameters:
     ///   - lastEventID: the event ID to resume after, e.g. one saved before the app quit: the first
-    ///     connection sends it as `Last-Event-ID`. `nil` starts from whatever the server sends first.
+    ///     connection sends it as `Last-Event-ID`. `nil` takes the endpoint's own `Last-Event-ID`
+    ///     header if it has one, else starts from whatever the server sends first.
     ///   - reconnection: when to reconnect and when to give up; ``ReconnectionPolicy/never`` for a
     ///     stream whose end is the end, such as a chat model's answer.
     ///   - maximumLineLength: the longest line accepted, in bytes (1 MiB by default); an event's
@@ -72,7 +73,12 @@ extension NetCall {
         reconnection: ReconnectionPolicy = .standard,
         maximumLineLength: Int = 1 << 20
     ) -> ServerSentEvents {
-        ServerSentEvents(call: self, initialEventID: lastEventID ?? "", reconnection: reconnection, maximumLineLength: maximumLineLength)
+        ServerSentEvents(
+            call: self,
+            initialEventID: lastEventID ?? endpoint.headers["Last-Event-ID"] ?? "",
+            reconnection: reconnection,
+            maximumLineLength: maximumLineLength
+        )
     }
 
     /// Reads the call as a Server-Sent Events stream and decodes each event's data as JSON (see

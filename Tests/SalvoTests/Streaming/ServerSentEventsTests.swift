@@ -42,6 +42,13 @@ import FoundationNetworking
         #expect(session.requests.map { $0.value(forHTTPHeaderField: "Last-Event-ID") } == ["41"])
     }
 
+    @Test func theEndpointsLastEventIDIsWhereTheStreamStarts() async throws {
+        let session = ScriptedStreamSession([.events("id\ndata: a\n\n"), Self.noContent])
+        let endpoint = Endpoint.get("/feed", headers: ["Last-Event-ID": "9"])
+        _ = try await readAll(call(session, endpoint: endpoint).events(reconnection: Self.immediately))
+        #expect(session.requests.map { $0.value(forHTTPHeaderField: "Last-Event-ID") } == ["9", nil], "an empty id: resets it")
+    }
+
     @Test func noContentEndsTheStreamWithoutAnError() async throws {
         let session = ScriptedStreamSession([Self.noContent])
         let (events, error) = try await readAll(call(session).events())
