@@ -255,13 +255,14 @@ import FoundationNetworking
 
     // MARK: - Stopping
 
-    /// The connection hangs before its head, or after an event.
+    /// The connection hangs before its head, or after an event (with actions, the call runs
+    /// through the attempt loop; without, straight to the session).
     static let hangingConnections: [[Step]] = [[.hang], [.eventStreamHead, .text("data: a\n\n"), .hang]]
 
-    @Test(arguments: hangingConnections)
-    func cancellingTheTaskCancelsTheConnection(_ connection: [Step]) async throws {
+    @Test(arguments: hangingConnections, [false, true])
+    func cancellingTheTaskCancelsTheConnection(_ connection: [Step], withActions: Bool) async throws {
         let session = ScriptedStreamSession([connection])
-        let events = call(session).events()
+        let events = call(session, actions: withActions ? [StampAction()] : []).events()
         let reading = Task { await read(events) }
         #expect(await eventually { session.requests.count == 1 })
         reading.cancel()
