@@ -179,7 +179,6 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                 throw await Self.refusal(of: head, body: bytes)
             }
             body = bytes.makeAsyncIterator()
-            hasEventOnConnection = false
         }
 
         private static func isEventStream(_ head: HTTPURLResponse) -> Bool {
