@@ -81,14 +81,21 @@ final class BodyBuffer: ResponseReceiver {
     // MARK: - Consumer
 
     /// The response head, once it arrived; throws the call's error if it ended without one.
+    ///
+    /// Cancelling the task waiting for a head that has not arrived cancels the exchange, as
+    /// ``next()`` does: a server slow to answer must not hold a cancelled task.
     func head() async throws(NetworkError) -> URLResponse {
-        let result = await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Result<URLResponse, NetworkError>? in
-                if let head = state.head { return head }
-                state.headWaiters.append(continuation)
-                return nil
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Result<URLResponse, NetworkError>? in
+                    if let head = state.head { return head }
+                    state.headWaiters.append(continuation)
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
             }
-            if let ready { continuation.resume(returning: ready) }
+        } onCancel: {
+            if state.withLock({ $0.head == nil }) { cancel() }
         }
         return try result.get()
     }

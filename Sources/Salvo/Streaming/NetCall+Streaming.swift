@@ -49,3 +49,57 @@ extension NetCall {
         JSONLines(lines: lines(maximumLineLength: maximumLineLength), decoder: decoder ?? server.decoder)
     }
 }
+
+extension NetCall {
+    /// Reads the call as a Server-Sent Events stream that reconnects when its connection ends,
+    /// as a browser's `EventSource` does (see ``ServerSentEvents``).
+    ///
+    /// ```swift
+    /// for try await event in call.events(resumingAfter: savedEventID) {
+    ///     show(event.data)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - lastEventID: the event ID to resume after, e.g. one saved before the app quit: the first
+    ///     connection sends it as `Last-Event-ID`. `nil` takes the endpoint's own `Last-Event-ID`
+    ///     header if it has one, else starts from whatever the server sends first.
+    ///   - reconnection: when to reconnect and when to give up; ``ReconnectionPolicy/never`` for a
+    ///     stream whose end is the end, such as a chat model's answer.
+    ///   - maximumLineLength: the longest line accepted, in bytes (1 MiB by default); an event's
+    ///     data may hold 8 times that.
+    public func events(
+        resumingAfter lastEventID: String? = nil,
+        reconnection: ReconnectionPolicy = .standard,
+        maximumLineLength: Int = 1 << 20
+    ) -> ServerSentEvents {
+        ServerSentEvents(
+            call: self,
+            initialEventID: lastEventID ?? endpoint.headers["Last-Event-ID"] ?? "",
+            reconnection: reconnection,
+            maximumLineLength: maximumLineLength
+        )
+    }
+
+    /// Reads the call as a Server-Sent Events stream and decodes each event's data as JSON (see
+    /// ``DecodedServerSentEvents``).
+    ///
+    /// - Parameters:
+    ///   - type: the type each event's data decodes to.
+    ///   - decoder: the decoder; the server's ``ServerConfig/decoder`` by default.
+    ///   - lastEventID: the event ID to resume after, as in ``events(resumingAfter:reconnection:maximumLineLength:)``.
+    ///   - reconnection: when to reconnect and when to give up.
+    ///   - maximumLineLength: the longest line accepted, in bytes.
+    public func events<Value: Decodable>(
+        decoding type: Value.Type,
+        decoder: JSONDecoder? = nil,
+        resumingAfter lastEventID: String? = nil,
+        reconnection: ReconnectionPolicy = .standard,
+        maximumLineLength: Int = 1 << 20
+    ) -> DecodedServerSentEvents<Value> {
+        DecodedServerSentEvents(
+            events: events(resumingAfter: lastEventID, reconnection: reconnection, maximumLineLength: maximumLineLength),
+            decoder: decoder ?? server.decoder
+        )
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Salvo
+import SalvoTesting
 
 // The code in Docs/Streaming.md, kept here so it cannot rot.
 
@@ -23,5 +24,71 @@ import Salvo
         parser.finish()  // the body ended: an unfinished event is dropped
 
         #expect(ticks == [1])
+    }
+
+    // MARK: - Server-Sent Events
+
+    /// A feed that sends two ticks, closes, and answers 204 to the reconnection: offline, at once.
+    private static var feed: FiringFunction {
+        let ticks = "retry: 1000\n\nid: 1\nevent: tick\ndata: {\"n\": 1}\n\nid: 2\nevent: tick\ndata: {\"n\": 2}\n\n"
+        return .mock(.sequence([.text(ticks, headers: ["Content-Type": "text/event-stream"]), .status(204)]), clock: .immediate)
+    }
+
+    private static let api = ServerConfig(host: "api.example.com")
+
+    @Test func readingAnEventStream() async throws {
+        var savedEventID: String?
+        var ticks: [Int] = []
+        let call = NetCall(server: Self.api, endpoint: .get("/ticks"), firingFunction: Self.feed)
+        let noWaiting = ReconnectionPolicy(clock: .immediate)  // the app leaves this out
+
+        for try await event in call.events(resumingAfter: savedEventID, reconnection: noWaiting) where event.event == "tick" {
+            let tick = try event.decode(Tick.self, using: call.server.decoder)
+            ticks.append(tick.n)
+            savedEventID = event.id  // resume from here next launch
+        }
+        // The loop ends when the server answers 204, or throws why the stream failed.
+
+        #expect(ticks == [1, 2])
+        #expect(savedEventID == "2")
+    }
+
+    @Test func decodingEveryEvent() async throws {
+        let call = NetCall(server: Self.api, endpoint: .get("/ticks"), firingFunction: Self.feed)
+        var ticks: [Int] = []
+
+        for try await tick in call.events(decoding: Tick.self, reconnection: ReconnectionPolicy(clock: .immediate)) {
+            ticks.append(tick.n)  // every event's data, decoded with call.server.decoder
+        }
+
+        #expect(ticks == [1, 2])
+    }
+
+    @Test func aStreamThatEndsWithItsBody() async throws {
+        let answer: FiringFunction = .mock(.text("data: Hel\n\ndata: lo\n\ndata: [DONE]\n\n", headers: ["Content-Type": "text/event-stream"]))
+        let completion = NetCall(server: Self.api, endpoint: .post("/chat", json: ["prompt": "Hi"]), firingFunction: answer)
+        var text = ""
+
+        for try await event in completion.events(reconnection: .never) where event.data != "[DONE]" {
+            text += event.data
+        }
+
+        #expect(text == "Hello")
+    }
+
+    @Test func testingReconnectionWithATestClock() async throws {
+        let time = TestClock()
+        let call = NetCall(server: Self.api, endpoint: .get("/ticks"), firingFunction: Self.feed)
+        let reading = Task {
+            var count = 0
+            for try await _ in call.events(reconnection: ReconnectionPolicy(clock: time.clock)) { count += 1 }
+            return count
+        }
+
+        await time.waitForSleepers(1)   // both ticks arrived, the body ended, the stream waits…
+        #expect(time.sleeps == [1])     // …the server's retry: 1000
+        time.advance(by: 1)             // it reconnects now, and the 204 ends it
+
+        #expect(try await reading.value == 2)
     }
 }

@@ -28,23 +28,6 @@ import FoundationNetworking
         #expect(chunks > 1, "the body arrived in pieces, not collected first")
     }
 
-    /// The server holds the rest of the body until the client has the head and the first chunk
-    /// and asks for the rest: only a client that streams gets past the gate.
-    @Test func theHeadAndTheFirstChunkArriveBeforeTheRestIsSent() async throws {
-        let key = UUID().uuidString
-        let stream = try await call("/stream/gated/\(key)").lines()
-        let head = try await withTimeout(10) { try await stream.bytes.response }
-        #expect(head.statusCode == 200)
-        var lines: [String] = []
-        for try await line in stream {
-            lines.append(line)
-            if line == "first" {
-                _ = try await call("/stream/gated/\(key)/open").response()
-            }
-        }
-        #expect(lines == ["first", "second"])
-    }
-
     @Test func aStatusOutside2xxThrowsWithItsBody() async throws {
         let body = try await call("/status/503").bytes()
         await #expect(throws: NetworkError.self) { _ = try await body.response }

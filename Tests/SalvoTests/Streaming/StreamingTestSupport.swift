@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Salvo
 
@@ -63,4 +64,65 @@ func refusal(_ body: () throws -> some Any) throws -> ResponseProblem {
         throw error
     }
     return problem
+}
+
+/// Reads `sequence` to its end, failing with `TimedOut` after `seconds`: every element, and the
+/// error it ended with (`nil` for a normal end).
+func readAll<Sequence: AsyncSequence & Sendable>(
+    _ sequence: Sequence,
+    within seconds: Double = 10
+) async throws -> (elements: [Sequence.Element], error: NetworkError?) where Sequence.Failure == NetworkError, Sequence.Element: Sendable {
+    try await withTimeout(seconds) { await read(sequence) }
+}
+
+/// Reads `sequence` to its end without a time limit, for a task the test cancels (a time limit's
+/// own task would throw `CancellationError` first): every element, and the error it ended with.
+func read<Sequence: AsyncSequence>(
+    _ sequence: Sequence
+) async -> (elements: [Sequence.Element], error: NetworkError?) where Sequence.Failure == NetworkError {
+    var elements: [Sequence.Element] = []
+    do throws(NetworkError) {
+        for try await element in sequence { elements.append(element) }
+        return (elements, nil)
+    } catch {
+        return (elements, error)
+    }
+}
+
+/// A ``NetworkClock`` that never waits but remembers every wait asked of it.
+final class RecordingClock: Sendable {
+    private let recorded = Locked<[TimeInterval]>([])
+
+    /// The clock to inject.
+    var clock: NetworkClock {
+        NetworkClock { seconds in
+            try Task.checkCancellation()
+            self.recorded.withLock { $0.append(seconds) }
+        }
+    }
+
+    /// Every wait asked of the clock, in seconds, in order.
+    var waits: [TimeInterval] { recorded.withLock { $0 } }
+}
+
+/// Polls `condition` every 5 ms until it holds or `seconds` pass; returns whether it held.
+func eventually(within seconds: Double = 5, _ condition: @Sendable () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        guard Date() < deadline else { return false }
+        try? await Task.sleep(nanoseconds: 5_000_000)
+    }
+    return true
+}
+
+/// What `task` returns, or `nil` when it has not finished within `seconds`. Unlike awaiting
+/// `task.value` under `withTimeout`, a task that never finishes fails the test instead of hanging it.
+func finished<Value: Sendable>(_ task: Task<Value, Never>, within seconds: Double = 5) async -> Value? {
+    let result = Locked<Value?>(nil)
+    Task {
+        let value = await task.value
+        result.withLock { $0 = value }
+    }
+    guard await eventually(within: seconds, { result.withLock { $0 != nil } }) else { return nil }
+    return result.withLock { $0 }
 }

@@ -99,3 +99,17 @@ enum LoopbackServer {
 func uniqueKey() -> String {
     "k" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
 }
+
+/// What `/stream/sse/<key>/stats` reports of a key's event stream connections.
+struct EventStreamStats: Decodable, Equatable {
+    let connections: Int
+    /// The `Last-Event-ID` header of each connection, `nil` where there was none.
+    let lastEventIDs: [String?]
+    /// Whether a connection has sent the stream's last event.
+    let completed: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case connections, completed
+        case lastEventIDs = "last_event_ids"
+    }
+}

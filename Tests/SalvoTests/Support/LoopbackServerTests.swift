@@ -112,17 +112,6 @@ import FoundationNetworking
         #expect(stats == EventStreamStats(connections: 3, lastEventIDs: [nil, "2", "5"], completed: true))
     }
 
-    private struct EventStreamStats: Decodable, Equatable {
-        let connections: Int
-        let lastEventIDs: [String?]
-        let completed: Bool
-
-        enum CodingKeys: String, CodingKey {
-            case connections, completed
-            case lastEventIDs = "last_event_ids"
-        }
-    }
-
     private struct RawEcho: Decodable {
         let method: String
         let path: String

@@ -27,14 +27,23 @@ Chunked responses use HTTP/1.1 Transfer-Encoding: chunked and keep the connectio
                                                     socket without ending the chunked body.
                                                     end=204: once a connection has sent event N, later
                                                     connections for the key answer 204 No Content.
-    /stream/gated/<key>                             chunked text: "first\n" at once, then waits (up to
-                                                    30 s) until /stream/gated/<key>/open is requested,
-                                                    then "second\n": a client that collected the body
-                                                    before handing out its head or first chunk would
-                                                    never open the gate
-    GET /stream/gated/<key>/open                    opens the gate; {"opened": true}
+    hold=KEY (on /stream/lines and /stream/sse/<key>): after the first line or event, wait (at most
+                                                    10 s) until GET /stream/release/KEY, so a test
+                                                    can see the first part arrive while the server
+                                                    still holds the rest, however slow the machine
+    GET /stream/release/<key>                       lets a held stream go on: 204, or 409 when the
+                                                    hold had already run out (the client was too late)
     GET /stream/sse/<key>/stats                     {"connections": n, "last_event_ids": [header or
                                                     null, one per connection], "completed": bool}
+    /stream/sse-bad/<case>[?n=N]                    chunked text/event-stream, one chunk per line,
+                                                    that a client must survive or refuse clearly:
+                                                    malformed  odd lines between good events (see
+                                                               BAD_EVENT_STREAMS)
+                                                    cut        two events, then the start of a third
+                                                               (no blank line), then a clean end
+                                                    utf8       events whose data holds invalid UTF-8
+                                                    long-line  "data: " and N bytes of "a" (default
+                                                               4 MiB) in 64 KiB chunks, no line break
 """
 
 import json
@@ -50,13 +59,10 @@ MAX_COUNT = 1_000_000
 _PATTERN = memoryview(bytes(range(PRIME)) * (BLOCK // PRIME + 2))
 
 _lock = threading.Lock()
-_gates = {}  # key -> threading.Event
 _sse = {}  # key -> {"connections", "last_event_ids", "completed"}
-
-
-def _gate(key):
-    with _lock:
-        return _gates.setdefault(key, threading.Event())
+_gates = {}  # hold key -> threading.Event, set by /stream/release/<key>
+_expired = set()  # hold keys whose wait ran out before a release
+HOLD_SECONDS = 10
 
 
 def pattern(offset, size):
@@ -80,21 +86,20 @@ def handle(handler, rest, query, int_param, delay_param):
     elif rest == ["drip"]:
         total = int_param(query, "n", minimum=0, maximum=10_000)
         send_pattern(handler, total, 1, delay_param(query, "interval"), chunked=query.get("chunked") == "1")
-    elif len(rest) == 2 and rest[0] == "gated":
-        gate = _gate(rest[1])
-        begin(handler, "text/plain; charset=utf-8")
-        write_chunk(handler, b"first\n")
-        handler.wfile.flush()
-        gate.wait(timeout=30)
-        write_chunk(handler, b"second\n")
-        end(handler, chunked=True)
-    elif len(rest) == 3 and rest[0] == "gated" and rest[2] == "open":
-        _gate(rest[1]).set()
-        handler.respond_json(200, {"opened": True})
     elif rest == ["lines"]:
         send_lines(handler, query, int_param, delay_param)
     elif len(rest) == 2 and rest[0] == "sse":
         send_events(handler, rest[1], query, int_param, delay_param)
+    elif len(rest) == 2 and rest[0] == "release":
+        _gate(rest[1]).set()
+        with _lock:
+            expired = rest[1] in _expired
+        if expired:
+            handler.respond_json(409, {"error": f"the hold {rest[1]!r} ran out before this release"})
+        else:
+            handler.respond(204)
+    elif len(rest) == 2 and rest[0] == "sse-bad":
+        send_bad_events(handler, rest[1], query, int_param)
     elif len(rest) == 3 and rest[0] == "sse" and rest[2] == "stats":
         with _lock:
             entry = _sse_entry(rest[1])
@@ -171,13 +176,31 @@ def send_lines(handler, query, int_param, delay_param):
     for number in range(1, count + 1):
         line = json.dumps({"n": number}) if ndjson else f"line {number}"
         batch.append(line.encode() + ending)
-        if delay or len(batch) == 1000:
+        is_held = number == 1 and count > 1 and query.get("hold")
+        if delay or len(batch) == 1000 or is_held:
             write_chunk(handler, b"".join(batch))
             batch = []
+            if is_held:
+                hold(handler, query)
             if delay and number < count:
                 time.sleep(delay)
     write_chunk(handler, b"".join(batch))
     end(handler, chunked=True)
+
+
+def _gate(key):
+    with _lock:
+        return _gates.setdefault(key, threading.Event())
+
+
+def hold(handler, query):
+    """With hold=KEY, waits until /stream/release/KEY (at most HOLD_SECONDS)."""
+    key = query.get("hold")
+    if key:
+        handler.wfile.flush()
+        if not _gate(key).wait(HOLD_SECONDS):
+            with _lock:
+                _expired.add(key)
 
 
 def _sse_entry(key):
@@ -235,6 +258,50 @@ def send_events(handler, key, query, int_param, delay_param):
             time.sleep(delay)
         write_chunk(handler, event_block(number))
         sent += 1
+        if sent == 1 and number < count:
+            hold(handler, query)
     with _lock:
         entry["completed"] = True
+    end(handler, chunked=True)
+
+
+# Bodies for /stream/sse-bad/<case>, one chunk per item.
+BAD_EVENT_STREAMS = {
+    "malformed": [
+        b"\xef\xbb\xbfdata: first\n\n",              # a BOM before the first field
+        b"data\n\n",                                    # a field without a colon: data ""
+        b"event: ignored\nid: 7\n\n",                   # no data: nothing dispatched, id kept
+        b"Data: wrong case\nunknown: field\n:comment\ndata:no space\n\n",
+        b"retry: soon\nretry: 12a\nid: 8\x009\ndata:  two spaces\n\n",
+        b"event\ndata: after an empty event field\n\n",
+    ],
+    "cut": [b"id: 1\ndata: one\n\n", b"id: 2\ndata: two\n\n", b"id: 3\ndata: never dispatched\n"],
+    "utf8": [b"data: caf\xc3\xa9 \xff\xfe end\n\n", b"data: split \xc3", b"\xa9 ok\n\n"],
+}
+
+
+def send_bad_events(handler, case, query, int_param):
+    if case == "long-line":
+        size = int_param(query, "n", default=4 * 1024 * 1024, minimum=0, maximum=MAX_BYTES)
+        begin(handler, "text/event-stream")
+        write_chunk(handler, b"data: ")
+        piece = b"a" * (64 * 1024)
+        sent = 0
+        try:
+            while sent < size:
+                part = piece[:min(len(piece), size - sent)]
+                write_chunk(handler, part)
+                sent += len(part)
+            end(handler, chunked=True)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client refused the line and hung up, as it should
+        return
+    chunks = BAD_EVENT_STREAMS.get(case)
+    if chunks is None:
+        handler.respond_json(404, {"error": f"no bad event stream {case!r}"})
+        return
+    begin(handler, "text/event-stream")
+    for chunk in chunks:
+        write_chunk(handler, chunk)
+        handler.wfile.flush()
     end(handler, chunked=True)
