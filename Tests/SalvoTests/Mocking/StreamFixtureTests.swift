@@ -72,6 +72,18 @@ import SalvoTesting
         #expect(try await call.response().data == Data("alpha beta gamma".utf8), "a whole-body call gets the chunks joined")
     }
 
+    @Test func aSingleFixtureAnswerStreamsItsChunksToo() async throws {
+        let folder = try TemporaryFolder()
+        let file = folder.url.appendingPathComponent("feed.json")
+        try Data(Self.handWritten.utf8).write(to: file)
+        let time = TestClock()
+        let log = ReceiverLog(clock: time)
+        _ = MockSession(clock: time.clock) { _ in .fixture(file) }.start(URLRequest(url: Self.url), receiver: log)
+        await time.runUntilFinished(log)
+        #expect(log.chunks.map(\.count) == [6, 5, 5])
+        #expect(log.chunkTimes == [0, 0.25, 1])
+    }
+
     @Test func chunksThatMissTheBodyAreMadeToCoverIt() {
         let pacing = BodyPacing(length: 10, chunks: [.init(bytes: 4, time: 0), .init(bytes: 0, time: 0.5), .init(bytes: 3, time: 0.2)], bandwidth: nil)
         #expect(Array(pacing) == [.init(wait: 0, range: 0..<4), .init(wait: 0.2, range: 4..<10)], "no empty chunk, none back in time, the rest at the end")
