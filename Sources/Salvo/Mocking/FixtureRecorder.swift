@@ -8,8 +8,9 @@ import FoundationNetworking
 /// before passing the end on.
 ///
 /// A streamed exchange (its receiver reads the body as it arrives) also keeps each chunk's size
-/// and time after the head, so replay streams it the same way. Transport failures are passed on
-/// and not recorded. A fixture that cannot be written ends the exchange with
+/// and time after the head, so replay streams it the same way. The body is kept in memory until
+/// the end, as the fixture stores it whole: record streams of a test's size, not a 2 GB export.
+/// Transport failures are passed on and not recorded. A fixture that cannot be written ends the exchange with
 /// `URLError(.cannotWriteToFile)` naming the file.
 final class FixtureRecorder: ResponseReceiver {
     /// Where the fixture goes, and what it records.

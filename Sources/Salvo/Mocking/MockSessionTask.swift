@@ -40,11 +40,11 @@ final class MockSessionTask: NetworkSessionTask {
                 task.finish(error is CancellationError ? URLError(.cancelled) : error)
             }
         }
-        let isCancelled = task.state.withLock { state in
+        let hasEnded = task.state.withLock { state in
             if state.receiver != nil { state.work = running }
             return state.receiver == nil
         }
-        if isCancelled { running.cancel() }
+        if hasEnded { running.cancel() }
         return task
     }
 
