@@ -7,7 +7,9 @@ import FoundationNetworking
 ///
 /// Fire through it with ``FiringFunction/session(_:)`` (the `.mock(...)` firing functions do), so
 /// mock answers take the same path as production ones: actions, status validation, error
-/// mapping, handler order and async/await all behave identically.
+/// mapping, handler order and async/await all behave identically. Like a real session it reports
+/// the head, then the body (in pieces over time for a streamed answer or a limited bandwidth),
+/// then the end, so streamed calls stream offline too.
 ///
 /// ```swift
 /// let session = MockSession(conditions: .slow(seed: 1)) { request in
@@ -83,12 +85,12 @@ public struct MockSession: NetworkSession {
         switch result {
         case .failure(let error):
             receiver.finish(error)
-        case .success(let answer):
-            if let chunks = answer.chunks, !BodyPacing(length: answer.body.count, chunks: chunks, bandwidth: nil).isImmediate {
+        case .success(let exchange):
+            if let chunks = exchange.chunks, !BodyPacing(length: exchange.body.count, chunks: chunks, bandwidth: nil).isImmediate {
                 return MockSessionTask.start(reportingTo: receiver) { try await $0.deliver(result, bandwidth: nil, on: clock) }
             }
-            if let head = answer.head { receiver.receive(head) }
-            if !answer.body.isEmpty { receiver.receive(answer.body) }
+            if let head = exchange.head { receiver.receive(head) }
+            if !exchange.body.isEmpty { receiver.receive(exchange.body) }
             receiver.finish(nil)
         }
         // Answered before returning, so there is nothing left to cancel: no task to track.
