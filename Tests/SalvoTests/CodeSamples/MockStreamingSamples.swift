@@ -72,7 +72,7 @@ enum MockStreamingSamples {
         #expect(try await call("/photo", firing).response().data == photo)
 
         let session = MockSession(conditions: .slow3G(seed: 2), clock: .immediate) { _ in .data(photo) }
-        var upload = URLRequest(url: URL(string: "https://api.example.com/v1/photos")!)
+        var upload = URLRequest(url: try #require(URL(string: "https://api.example.com/v1/photos")))
         upload.httpMethod = "POST"
         upload.httpBody = photo
         let progress = MockStreamingSamples.ProgressLog()
