@@ -36,7 +36,8 @@ public struct Cassette: NetworkSession {
     ///   - mode: the mode unless `environment` sets ``FixtureMode/environmentVariable``.
     ///   - options: naming, matching and redaction; the same for recording and replay.
     ///   - base: what sends requests that are recorded or passed through.
-    ///   - conditions: simulated latency and failures for replayed answers.
+    ///   - conditions: simulated latency, bandwidth and failures for replayed answers.
+    ///   - clock: what waits out simulated latency and the recorded timing of replayed streams.
     ///   - environment: where the mode variable is read; the process environment by default.
     ///     An unknown value fails every call with a message listing the modes.
     public init(
@@ -45,6 +46,7 @@ public struct Cassette: NetworkSession {
         options: FixtureOptions = .default,
         through base: any NetworkSession = URLSession.shared,
         conditions: NetworkConditions = .ideal,
+        clock: NetworkClock = .live,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.folder = folder
@@ -57,7 +59,7 @@ public struct Cassette: NetworkSession {
             self.mode = mode
             modeProblem = error
         }
-        replayer = MockSession(conditions: conditions) { request in
+        replayer = MockSession(conditions: conditions, clock: clock) { request in
             ReplaySession.answer(request.request, occurrence: 1, folder: folder, options: options)
         }
     }
@@ -71,12 +73,9 @@ public struct Cassette: NetworkSession {
     }
 
     /// Answers `request` as ``mode`` says: from its fixture, or through ``base``, recording it or not.
-    public func start(
-        _ request: URLRequest,
-        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
-    ) -> any NetworkSessionTask {
+    public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         if let modeProblem {
-            return replayer.start(request, answering: MockResponse(.problem(reason: FixtureFile.reason(of: modeProblem), part: .fixture)), completion: completion)
+            return replayer.start(request, answering: MockResponse(.problem(reason: FixtureFile.reason(of: modeProblem), part: .fixture)), receiver: receiver)
         }
         let name = FixtureName.fileName(for: request, options: options)
         let occurrence = occurrences.next(for: name)
@@ -89,9 +88,10 @@ public struct Cassette: NetworkSession {
         }
         if replays {
             let answer = ReplaySession.answer(request, named: name, occurrence: occurrence, folder: folder, options: options)
-            return replayer.start(request, answering: answer, completion: completion)
+            return replayer.start(request, answering: answer, receiver: receiver)
         }
-        if mode == .passThrough { return base.start(request, completion: completion) }
-        return RecordingSession.send(request, through: base, recordingAs: name, occurrence: occurrence, in: folder, options: options, completion: completion)
+        if mode == .passThrough { return base.start(request, receiver: receiver) }
+        let destination = FixtureRecorder.Destination(request: request, name: name, occurrence: occurrence, folder: folder, options: options)
+        return base.start(request, receiver: FixtureRecorder(passingTo: receiver, recordingTo: destination))
     }
 }

@@ -22,12 +22,20 @@ extension FiringFunction {
     /// ```swift
     /// call.firingFunction = .replaying(from: URL(fileURLWithPath: "Fixtures/Users"))
     /// ```
+    ///
+    /// - Parameters:
+    ///   - folder: where the fixtures are.
+    ///   - options: naming, matching and redaction; use the options they were recorded with.
+    ///   - conditions: simulated latency, bandwidth and failures.
+    ///   - clock: what waits out latency, recorded stream timing and retry delays; pass
+    ///     `.immediate` or a test clock in tests.
     public static func replaying(
         from folder: URL,
         options: FixtureOptions = .default,
-        conditions: NetworkConditions = .ideal
+        conditions: NetworkConditions = .ideal,
+        clock: NetworkClock = .live
     ) -> FiringFunction {
-        .session(ReplaySession(from: folder, options: options, conditions: conditions))
+        .session(ReplaySession(from: folder, options: options, conditions: conditions, clock: clock), clock: clock)
     }
 }
 

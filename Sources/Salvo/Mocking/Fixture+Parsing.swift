@@ -30,10 +30,21 @@ extension Fixture {
                   case .some(let base64) = Self.optionalString(fields["base64"]) else { return nil }
             body = Body(text: text, base64: base64)
         }
+        var chunks: [Chunk]?
+        if let rawChunks = response["chunks"], !(rawChunks is NSNull) {
+            guard let list = rawChunks as? [[String: Any]] else { return nil }
+            var parsed: [Chunk] = []
+            parsed.reserveCapacity(list.count)
+            for fields in list {
+                guard let bytes = Self.int(fields["bytes"]), let ms = Self.int(fields["ms"]) else { return nil }
+                parsed.append(Chunk(bytes: bytes, ms: ms))
+            }
+            chunks = parsed
+        }
         self.init(
             version: version,
             request: Request(method: method, url: url, headers: requestHeaders, bodyHash: bodyHash),
-            response: Response(status: status, headers: responseHeaders, body: body, url: responseURL),
+            response: Response(status: status, headers: responseHeaders, body: body, url: responseURL, chunks: chunks),
             recordedAt: recordedAt
         )
     }

@@ -15,7 +15,9 @@ import FoundationNetworking
 /// ```
 ///
 /// After a redirect, `response.url` holds the URL the response came from (redacted), so replay
-/// reports it as production does; fixtures written before it existed still load.
+/// reports it as production does. A streamed response also keeps `response.chunks`: the size of
+/// each chunk and when it arrived, in milliseconds after the head, so replay streams it the same
+/// way; the body is still stored once, whole. Fixtures written before either field existed still load.
 struct Fixture: Codable, Sendable, Equatable {
     /// The format version; files with another version are refused with a clear error.
     static let currentVersion = 1
@@ -43,6 +45,8 @@ struct Fixture: Codable, Sendable, Equatable {
         var body: Body?
         /// The URL the response came from, only when a redirect made it differ from the request's.
         var url: String?
+        /// The chunks a streamed body arrived in, in order; nil when it was read whole.
+        var chunks: [Chunk]?
 
         var httpHeaders: HTTPHeaders {
             HTTPHeaders(headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
@@ -84,8 +88,10 @@ struct Fixture: Codable, Sendable, Equatable {
 
     /// A fixture of `request` and its answer, redacted and, unless `options` ask for timestamps,
     /// without the response's `Date` header, so the same exchange always gives the same file.
-    init(request: URLRequest, response: HTTPURLResponse, body: Data?, options: FixtureOptions) {
-        self.init(request: request, response: response, body: body, redaction: options.redaction)
+    ///
+    /// - Parameter chunks: the chunks `body` arrived in, for a streamed response.
+    init(request: URLRequest, response: HTTPURLResponse, body: Data?, chunks: [Chunk]? = nil, options: FixtureOptions) {
+        self.init(request: request, response: response, body: body, chunks: chunks, redaction: options.redaction)
         if options.recordsTimestamps {
             recordedAt = ISO8601DateFormatter().string(from: Date())
         } else {
@@ -93,8 +99,9 @@ struct Fixture: Codable, Sendable, Equatable {
         }
     }
 
-    /// A fixture of `request` and its answer, with `redaction` applied to both before anything is kept.
-    init(request: URLRequest, response: HTTPURLResponse, body: Data?, redaction: Redaction) {
+    /// A fixture of `request` and its answer, with `redaction` applied to both before anything is
+    /// kept; `chunks` are laid over the redacted body.
+    init(request: URLRequest, response: HTTPURLResponse, body: Data?, chunks: [Chunk]? = nil, redaction: Redaction) {
         let redacted = redaction.redact(request)
         version = Self.currentVersion
         self.request = Request(
@@ -103,11 +110,18 @@ struct Fixture: Codable, Sendable, Equatable {
             headers: redacted.allHTTPHeaderFields ?? [:],
             bodyHash: FixtureName.bodyHash(of: request, redaction: redaction)
         )
+        let redact = { (data: Data) in Self.redact(data, of: response, answering: request, with: redaction) }
+        let redactedBody = body.flatMap { $0.isEmpty ? nil : redact($0) }
+        var keptChunks: [Chunk]?
+        if let chunks, let body, let redactedBody {
+            keptChunks = Self.chunks(chunks, of: body, redactedTo: redactedBody, by: redact)
+        }
         self.response = Response(
             status: response.statusCode,
             headers: redaction.redact(HTTPHeaders(response)).dictionary,
-            body: body.flatMap { $0.isEmpty ? nil : Body(Self.redact($0, of: response, answering: request, with: redaction)) },
-            url: response.url.flatMap { $0 == request.url ? nil : redaction.redact($0).absoluteString }
+            body: redactedBody.map(Body.init),
+            url: response.url.flatMap { $0 == request.url ? nil : redaction.redact($0).absoluteString },
+            chunks: keptChunks
         )
     }
 
@@ -184,6 +198,9 @@ struct Fixture: Codable, Sendable, Equatable {
         }
         if let body = fixture.response.body, body.data == nil {
             throw FixtureFile.problem("fixture file \(url.path) has a response body with neither \"text\" nor valid \"base64\"")
+        }
+        if let chunk = fixture.response.chunks?.first(where: { $0.bytes < 0 || $0.ms < 0 }) {
+            throw FixtureFile.problem("fixture file \(url.path) has a response chunk of \(chunk.bytes) bytes at \(chunk.ms) ms; neither may be negative")
         }
         return fixture
     }

@@ -1,6 +1,8 @@
 /// The parts of the HTTP Archive 1.2 format (http://www.softwareishard.com/blog/har-12-spec/)
 /// Salvo reads and writes. Fields Salvo does not need are optional on import and written with
-/// neutral values on export (`-1` for unknown sizes, zero timings).
+/// neutral values on export (`-1` for unknown sizes, zero timings). A streamed response's chunks
+/// travel in the custom field `content._chunks` (HAR allows fields starting with an underscore),
+/// so an exported stream imports with its timing.
 enum HARFormat {
     struct Archive: Codable {
         var log: Log
@@ -60,6 +62,12 @@ enum HARFormat {
         var mimeType: String?
         var text: String?
         var encoding: String?
+        var chunks: [Fixture.Chunk]?
+
+        enum CodingKeys: String, CodingKey {
+            case size, mimeType, text, encoding
+            case chunks = "_chunks"
+        }
     }
 
     struct Pair: Codable {

@@ -14,7 +14,8 @@ import FoundationNetworking
 /// Import redacts as recording does (``FixtureOptions/redaction``), and an exchange that repeats
 /// in the archive is kept occurrence by occurrence, in order. Export redacts again, so a fixture
 /// edited by hand cannot leak a secret into a file you share. Fixtures hold no request body (only
-/// its hash), so exported requests carry none.
+/// its hash), so exported requests carry none. A recorded stream's chunks and their times travel
+/// in the custom `_chunks` field of the response content, and its receive time is the last chunk's.
 public enum HTTPArchive {
     /// Writes one fixture per entry of the HAR file at `archive` into `folder`.
     ///
@@ -41,12 +42,16 @@ public enum HTTPArchive {
         var written: [String] = []
         for (position, entry) in archive.log.entries.enumerated() {
             let (request, response, body) = try exchange(of: entry, at: position + 1, in: name)
+            let chunks = entry.response.content?.chunks
+            if let chunk = chunks?.first(where: { $0.bytes < 0 || $0.ms < 0 }) {
+                throw FixtureFile.problem("entry \(position + 1) of \(name) has a response chunk of \(chunk.bytes) bytes at \(chunk.ms) ms; neither may be negative")
+            }
             let fixtureName = FixtureName.fileName(for: request, options: options)
             let occurrence = occurrences.next(for: fixtureName)
             let file = FixtureOccurrences.file(fixtureName, occurrence: occurrence, in: folder)
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                var fixture = Fixture(request: request, response: response, body: body, options: options)
+                var fixture = Fixture(request: request, response: response, body: body, chunks: chunks, options: options)
                 if options.recordsTimestamps { fixture.recordedAt = entry.startedDateTime }
                 try fixture.encoded().write(to: file, options: .atomic)
             } catch {
@@ -137,12 +142,17 @@ public enum HTTPArchive {
         let requestHeaders = pairs(redaction.redact(HTTPHeaders(fixture.request.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })))
         let responseHeaders = redaction.redact(fixture.response.httpHeaders)
         let contentType = responseHeaders["Content-Type"]
-        let body = fixture.response.body?.data.map { redaction.redact($0, contentType: contentType) } ?? Data()
+        let recordedBody = fixture.response.body?.data ?? Data()
+        let body = redaction.redact(recordedBody, contentType: contentType)
+        let chunks = fixture.response.chunks.map { recorded in
+            Fixture.chunks(recorded, of: recordedBody, redactedTo: body) { redaction.redact($0, contentType: contentType) }
+        }
+        let receiveTime = Double(chunks?.last?.ms ?? 0)
         let text = String(data: body, encoding: .utf8)
         let isText = text.map { Data($0.utf8) == body } ?? false
         return HARFormat.Entry(
             startedDateTime: fixture.recordedAt ?? "1970-01-01T00:00:00.000Z",
-            time: 0,
+            time: receiveTime,
             request: HARFormat.Request(
                 method: fixture.request.method, url: url, httpVersion: "HTTP/1.1", headers: requestHeaders,
                 queryString: query.map { HARFormat.Pair(name: $0.name, value: $0.value ?? "") },
@@ -154,12 +164,13 @@ public enum HTTPArchive {
                 content: HARFormat.Content(
                     size: body.count, mimeType: contentType ?? "application/octet-stream",
                     text: body.isEmpty ? nil : (isText ? text : body.base64EncodedString()),
-                    encoding: body.isEmpty || isText ? nil : "base64"
+                    encoding: body.isEmpty || isText ? nil : "base64",
+                    chunks: chunks
                 ),
                 redirectURL: "", headersSize: -1, bodySize: body.count
             ),
             cache: HARFormat.Empty(),
-            timings: HARFormat.Timings(send: 0, wait: 0, receive: 0)
+            timings: HARFormat.Timings(send: 0, wait: 0, receive: receiveTime)
         )
     }
 

@@ -6,7 +6,9 @@ import FoundationNetworking
 /// A canned answer for mock firing: an HTTP response (status, headers, body) or a transport error,
 /// optionally after a simulated delay.
 ///
-/// Bodies come from `Data`, text, any `Encodable`, a file, a bundle resource, or a recorded fixture.
+/// Bodies come from `Data`, text, any `Encodable`, a file, a bundle resource, or a recorded fixture,
+/// and arrive whole; streamed bodies (``chunks(_:every:status:headers:)``,
+/// ``events(_:every:status:headers:)``, ``lines(_:every:status:headers:)``) arrive piece by piece.
 /// Files are read when the answer is given, so a missing or malformed file fails that call with
 /// ``NetworkError/invalidRequest(_:)`` naming the file; nothing crashes.
 ///
@@ -115,31 +117,39 @@ public struct MockResponse: Sendable {
         return copy
     }
 
-    /// What a session reports for this answer to `request`: body, response and error.
+    /// What a session reports for an answer: the head, the body, and the chunks the body arrives
+    /// in (nil when it arrives whole with the head).
+    struct Resolved {
+        var head: URLResponse?
+        var body: Data
+        var chunks: [BodyPacing.Chunk]?
+    }
+
+    /// What a session reports for this answer to `request`: the response, or the error instead.
     ///
     /// - Parameter memo: reuses the last HTTP response built when this answer is the same.
-    func resolve(for request: URLRequest, reusing memo: MockResponseMemo? = nil) -> (Data?, URLResponse?, (any Error)?) {
+    func resolve(for request: URLRequest, reusing memo: MockResponseMemo? = nil) -> Result<Resolved, any Error> {
         switch answer {
         case .sequence:
             return next().resolve(for: request, reusing: memo)
         case .failure(let error):
-            return (nil, nil, error)
+            return .failure(error)
         case .problem(let reason, let part):
-            return (nil, nil, NetworkError.invalidRequest(RequestProblem(part, reason)))
+            return .failure(NetworkError.invalidRequest(RequestProblem(part, reason)))
         case .http(let status, let headers, let body):
             do {
                 let loaded = try body.load(status: status, headers: headers)
                 let url = loaded.url ?? request.url ?? URL(fileURLWithPath: "/")
                 let response = memo.map { $0.response(url: url, status: loaded.status, headers: loaded.headers) }
                     ?? HTTPURLResponse(url: url, statusCode: loaded.status, httpVersion: "HTTP/1.1", headerFields: loaded.headers.dictionary)
-                return (loaded.body, response, nil)
+                return .success(Resolved(head: response, body: loaded.body, chunks: loaded.chunks))
             } catch {
-                return (nil, nil, error)
+                return .failure(error)
             }
         }
     }
 
-    private static func defaulting(_ headers: HTTPHeaders, contentType: String) -> HTTPHeaders {
+    static func defaulting(_ headers: HTTPHeaders, contentType: String) -> HTTPHeaders {
         var headers = headers
         if !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
         return headers

@@ -7,7 +7,9 @@ import FoundationNetworking
 ///
 /// Fire through it with ``FiringFunction/session(_:)`` (the `.mock(...)` firing functions do), so
 /// mock answers take the same path as production ones: actions, status validation, error
-/// mapping, handler order and async/await all behave identically.
+/// mapping, handler order and async/await all behave identically. Like a real session it reports
+/// the head, then the body (in pieces over time for a streamed answer or a limited bandwidth),
+/// then the end, so streamed calls stream offline too.
 ///
 /// ```swift
 /// let session = MockSession(conditions: .slow(seed: 1)) { request in
@@ -21,15 +23,17 @@ public struct MockSession: NetworkSession {
     private let clock: NetworkClock
     private let generator: Locked<SplitMix64>
     private let responses = MockResponseMemo()
-    /// No latency and no failures: every draw would be "at once, succeeds", so none is made.
+    /// No latency, bandwidth limit or failures: every draw would be "at once, succeeds", so none is made.
     private let isPerfectNetwork: Bool
 
     /// A session answering each request with `answer`, under `conditions`.
     ///
     /// - Parameters:
-    ///   - conditions: simulated latency and failures; the generator is seeded once per session,
-    ///     so firing the same requests in the same order repeats the same delays and failures.
-    ///   - clock: what waits out the latency; ``NetworkClock/live`` by default.
+    ///   - conditions: simulated latency, bandwidth and failures; the generator is seeded once per
+    ///     session, so firing the same requests in the same order repeats the same delays,
+    ///     bandwidths and failures.
+    ///   - clock: what waits out the latency and paces streamed and bandwidth-limited bodies;
+    ///     ``NetworkClock/live`` by default.
     ///   - answer: the canned answer for a request.
     public init(
         conditions: NetworkConditions = .ideal,
@@ -40,47 +44,57 @@ public struct MockSession: NetworkSession {
         self.conditions = conditions
         self.clock = clock
         self.generator = Locked(SplitMix64(seed: conditions.seed))
-        self.isPerfectNetwork = NetworkConditions.clampedDelay(conditions.latency.upperBound) == 0 && !(conditions.failureRate > 0)
+        self.isPerfectNetwork = NetworkConditions.clampedDelay(conditions.latency.upperBound) == 0
+            && !(conditions.failureRate > 0) && conditions.bandwidth == nil
     }
 
-    /// Answers `request`, at once when there is no delay, otherwise after it without blocking a thread.
-    public func start(
-        _ request: URLRequest,
-        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
-    ) -> any NetworkSessionTask {
-        start(request, answering: answer(MockRequest(request)), completion: completion)
+    /// Answers `request`: at once, before returning, when the conditions add no delay and the
+    /// body arrives whole; otherwise on the clock, without blocking a thread.
+    public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+        start(request, answering: answer(MockRequest(request)), receiver: receiver)
     }
 
     /// Answers `request` with `response` (worked out by the caller) under this session's
     /// conditions; redirects it answers with are followed through the session's own answer.
-    func start(
-        _ request: URLRequest,
-        answering response: MockResponse,
-        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
-    ) -> any NetworkSessionTask {
+    ///
+    /// In order: the request body is reported sent (paced by the drawn bandwidth), the latency
+    /// passes, then the head and the body's chunks arrive (paced by their own times and the
+    /// bandwidth), then the end. A failure the conditions draw ends the exchange instead of the head.
+    func start(_ request: URLRequest, answering response: MockResponse, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         let draw = isPerfectNetwork
             ? NetworkConditions.Draw(delay: 0, fails: false)
             : generator.withLock { conditions.draw(using: &$0) }
         let response = response.next()
         let failure = draw.fails ? URLError(conditions.failure) : nil
         let delay = NetworkConditions.clampedDelay(response.latency + draw.delay)
-        let responses = responses, answer = answer
-        @Sendable func resolved() -> (Data?, URLResponse?, (any Error)?) {
-            if let failure { return (nil, nil, failure) }
+        let responses = responses, answer = answer, clock = clock
+        @Sendable func resolved() -> Result<MockResponse.Resolved, any Error> {
+            if let failure { return .failure(failure) }
             return Self.follow(request, answeredBy: response, answer: answer, reusing: responses)
         }
-        guard delay > 0 else {
-            // Answered before returning, so there is nothing left to cancel: no task to track.
-            let (data, urlResponse, error) = resolved()
-            completion(data, urlResponse, error)
-            return AnsweredMockTask.shared
+        let uploadLength = request.httpBody?.count ?? 0
+        guard delay == 0, draw.bandwidth == nil else {
+            return MockSessionTask.start(reportingTo: receiver) { task in
+                try await task.send(uploadLength, bandwidth: draw.bandwidth, on: clock)
+                try await clock.sleep(for: delay)
+                try await task.deliver(resolved(), bandwidth: draw.bandwidth, on: clock)
+            }
         }
-        let task = MockSessionTask(completion: completion)
-        task.schedule(after: delay, on: clock) {
-            let (data, urlResponse, error) = resolved()
-            task.complete(data, urlResponse, error)
+        if uploadLength > 0 { receiver.didSend(Int64(uploadLength), of: Int64(uploadLength)) }
+        let result = resolved()
+        switch result {
+        case .failure(let error):
+            receiver.finish(error)
+        case .success(let exchange):
+            if let chunks = exchange.chunks, !BodyPacing(length: exchange.body.count, chunks: chunks, bandwidth: nil).isImmediate {
+                return MockSessionTask.start(reportingTo: receiver) { try await $0.deliver(result, bandwidth: nil, on: clock) }
+            }
+            if let head = exchange.head { receiver.receive(head) }
+            if !exchange.body.isEmpty { receiver.receive(exchange.body) }
+            receiver.finish(nil)
         }
-        return task
+        // Answered before returning, so there is nothing left to cancel: no task to track.
+        return FinishedSessionTask()
     }
 }
 
@@ -92,16 +106,16 @@ extension MockSession {
         answeredBy response: MockResponse,
         answer: @Sendable (MockRequest) -> MockResponse,
         reusing memo: MockResponseMemo
-    ) -> (Data?, URLResponse?, (any Error)?) {
+    ) -> Result<MockResponse.Resolved, any Error> {
         var current = request, response = response, hops = 0
         while true {
-            let (data, urlResponse, error) = response.resolve(for: current, reusing: memo)
-            guard error == nil, let http = urlResponse as? HTTPURLResponse else { return (data, urlResponse, error) }
+            let result = response.resolve(for: current, reusing: memo)
+            guard case .success(let resolved) = result, let http = resolved.head as? HTTPURLResponse else { return result }
             guard let next = MockRedirect.request(after: current, response: http) else {
-                return (isHead(current) ? Data() : data, urlResponse, nil)
+                return isHead(current) ? .success(MockResponse.Resolved(head: http, body: Data(), chunks: nil)) : result
             }
             hops += 1
-            guard hops <= RedirectGuard.maximumRedirects else { return (nil, nil, RedirectGuard.tooManyRedirects(at: next.url)) }
+            guard hops <= RedirectGuard.maximumRedirects else { return .failure(RedirectGuard.tooManyRedirects(at: next.url)) }
             current = next
             response = answer(MockRequest(next)).next()
         }
@@ -114,49 +128,3 @@ extension MockSession {
     }
 }
 
-/// The task of a mock answer given at once: it has already completed, so cancelling does nothing.
-private final class AnsweredMockTask: NetworkSessionTask {
-    static let shared = AnsweredMockTask()
-
-    func cancel() {}
-}
-
-/// A mock answer in flight: completes exactly once, either with the answer or, when cancelled
-/// first, at once with `URLError(.cancelled)`.
-final class MockSessionTask: NetworkSessionTask {
-    private typealias Completion = @Sendable (Data?, URLResponse?, (any Error)?) -> Void
-    private let state: Locked<(completion: Completion?, timer: Task<Void, Never>?)>
-
-    init(completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) {
-        state = Locked((completion, nil))
-    }
-
-    /// Runs `work` after `seconds` on `clock`; cancelling drops the timer.
-    func schedule(after seconds: TimeInterval, on clock: NetworkClock, _ work: @escaping @Sendable () -> Void) {
-        let timer = Task {
-            guard (try? await clock.sleep(for: seconds)) != nil else { return }
-            work()
-        }
-        let isPending = state.withLock { state in
-            state.timer = timer
-            return state.completion != nil
-        }
-        if !isPending { timer.cancel() }
-    }
-
-    /// Calls the completion unless it already ran.
-    func complete(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) {
-        let completion = state.withLock { state in
-            defer { state = (nil, nil) }
-            return state.completion
-        }
-        completion?(data, response, error)
-    }
-
-    /// Stops the timer and completes with `URLError(.cancelled)` now.
-    func cancel() {
-        let timer = state.withLock { $0.timer }
-        timer?.cancel()
-        complete(nil, nil, URLError(.cancelled))
-    }
-}

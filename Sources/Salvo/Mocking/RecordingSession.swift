@@ -6,8 +6,9 @@ import FoundationNetworking
 /// A ``NetworkSession`` that sends through another session and writes every HTTP exchange to a
 /// fixtures folder, secrets redacted, for ``ReplaySession`` to serve back offline.
 ///
-/// The fixture is written before the completion runs, so once a handler has run its file exists.
-/// Transport failures are passed on and not recorded. A fixture that cannot be written fails the
+/// The fixture is written before the exchange's end is passed on, so once a handler has run its
+/// file exists. A streamed call still streams, and its fixture keeps the chunk boundaries and
+/// their timing for replay. Transport failures are passed on and not recorded. A fixture that cannot be written fails the
 /// call with `.transport(URLError(.cannotWriteToFile))` naming the file: a recording that silently
 /// lost exchanges would only surface later as a confusing replay miss.
 ///
@@ -30,44 +31,17 @@ public struct RecordingSession: NetworkSession {
         self.options = options
     }
 
-    /// Sends `request` through ``base`` and records the answer before passing it on.
+    /// Sends `request` through ``base`` and records the answer before passing its end on.
     ///
-    /// An exchange that repeats is kept occurrence by occurrence, in order (`….json`, `….2.json`,
-    /// …), and replay answers them in the same order.
-    public func start(
-        _ request: URLRequest,
-        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
-    ) -> any NetworkSessionTask {
+    /// Head and chunks reach `receiver` as ``base`` reports them, so a streamed call still
+    /// streams; its fixture keeps the chunks' sizes and times. An exchange that repeats is kept
+    /// occurrence by occurrence, in order (`….json`, `….2.json`, …), and replay answers them in
+    /// the same order.
+    public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         let name = FixtureName.fileName(for: request, options: options)
-        return Self.send(request, through: base, recordingAs: name, occurrence: occurrences.next(for: name), in: folder, options: options, completion: completion)
-    }
-
-    /// Sends `request` through `base` and writes its exchange as `occurrence` of `name` in `folder`.
-    static func send(
-        _ request: URLRequest,
-        through base: any NetworkSession,
-        recordingAs name: String,
-        occurrence: Int,
-        in folder: URL,
-        options: FixtureOptions,
-        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
-    ) -> any NetworkSessionTask {
-        base.start(request) { data, response, error in
-            guard error == nil, let http = response as? HTTPURLResponse else {
-                completion(data, response, error)
-                return
-            }
-            let file = FixtureOccurrences.file(name, occurrence: occurrence, in: folder)
-            do {
-                let fixture = Fixture(request: request, response: http, body: data, options: options)
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try fixture.encoded().write(to: file, options: .atomic)
-                if occurrence == 1 { FixtureOccurrences.removeLaterOccurrences(of: name, in: folder) }
-                completion(data, response, nil)
-            } catch {
-                let reason = "could not write fixture \(file.path): \(error.localizedDescription)"
-                completion(nil, nil, URLError(.cannotWriteToFile, userInfo: [NSLocalizedDescriptionKey: reason]))
-            }
-        }
+        let destination = FixtureRecorder.Destination(
+            request: request, name: name, occurrence: occurrences.next(for: name), folder: folder, options: options
+        )
+        return base.start(request, receiver: FixtureRecorder(passingTo: receiver, recordingTo: destination))
     }
 }

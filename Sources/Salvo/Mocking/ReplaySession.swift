@@ -23,23 +23,24 @@ public struct ReplaySession: NetworkSession {
     private let occurrences = FixtureOccurrences()
 
     /// A session serving fixtures from `folder`, optionally under simulated `conditions`.
-    public init(from folder: URL, options: FixtureOptions = .default, conditions: NetworkConditions = .ideal) {
+    ///
+    /// - Parameter clock: what waits out simulated latency and the recorded timing of streamed
+    ///   responses; ``NetworkClock/live`` by default.
+    public init(from folder: URL, options: FixtureOptions = .default, conditions: NetworkConditions = .ideal, clock: NetworkClock = .live) {
         self.folder = folder
         self.options = options
-        mock = MockSession(conditions: conditions) { request in
+        mock = MockSession(conditions: conditions, clock: clock) { request in
             Self.answer(request.request, occurrence: 1, folder: folder, options: options)
         }
     }
 
     /// Answers `request` from its fixture; the n-th identical request gets the n-th recorded
-    /// occurrence, or the last one recorded when there are fewer.
-    public func start(
-        _ request: URLRequest,
-        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
-    ) -> any NetworkSessionTask {
+    /// occurrence, or the last one recorded when there are fewer. A recorded stream arrives in
+    /// its recorded chunks, at their recorded times.
+    public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         let name = FixtureName.fileName(for: request, options: options)
         let answer = Self.answer(request, named: name, occurrence: occurrences.next(for: name), folder: folder, options: options)
-        return mock.start(request, answering: answer, completion: completion)
+        return mock.start(request, answering: answer, receiver: receiver)
     }
 
     /// The recorded answer to `occurrence` of `request`, whose fixture is `name` (worked out from

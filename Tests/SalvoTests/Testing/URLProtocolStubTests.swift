@@ -28,6 +28,13 @@ import SalvoTesting
         #expect(stub.requests.map { $0.url?.path } == ["/users/3"])
     }
 
+    /// corelibs' URLProtocol client keeps only the last `didLoad` for a completion-handler task,
+    /// so the stub hands its client the body whole, however the mock answer arrives.
+    @Test func aStreamedAnswerReachesTheStubsSessionWhole() async throws {
+        let stub = URLProtocolStub(answering: .chunks([Data("one ".utf8), Data("two ".utf8), Data("three".utf8)], every: 0.02))
+        #expect(try await Self.call(.get("/feed"), stub).response().data == Data("one two three".utf8))
+    }
+
     @Test func requestBodiesAndHeadersReachTheStub() async throws {
         let stub = URLProtocolStub(answering: .status(201))
         _ = try await Self.call(.post("/users", json: User(id: 8)).header("X-Trace", "abc"), stub).response()
