@@ -126,7 +126,7 @@ extension NetCall {
 /// the attempt loop and keeps the chunks that arrive meanwhile until ``deliverBody()``. A head
 /// outside 2xx is collected whole in both cases: its body belongs to the error.
 final class Attempt: ResponseReceiver, NetworkSessionTask {
-    private enum Phase {
+    enum Phase {
         /// Collecting the body, to hand it on whole.
         case collecting
         /// A streamed 2xx head waits for the actions to decide; chunks are kept meanwhile.
@@ -135,7 +135,10 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
         case streaming
     }
 
-    private struct State {
+    /// What an attempt has received so far. The call's only attempt keeps it under its task's
+    /// lock (firing allocates no lock for it); an attempt of the loop, which may outlive its
+    /// successor's start, under one of its own.
+    struct State {
         var response: URLResponse?
         var body: Data?
         /// Body bytes received, for progress.
@@ -156,7 +159,8 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
     let readsBodyAsItArrives: Bool
     private let streamsBody: Bool
     private let reportsProgress: Bool
-    private let state = Locked(State())
+    /// The state of an attempt of the loop; `nil` for the only attempt, whose task keeps it.
+    private let ownState: Locked<State>?
     /// When the attempt was sent, for the outcome's duration: only actions see it, so only an
     /// attempt of the loop reads the clock.
     private let start: UInt64
@@ -169,6 +173,12 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
         reportsProgress = task.reportsProgress
         readsBodyAsItArrives = streamsBody || reportsProgress
         start = finishesTask ? 0 : DispatchTime.now().uptimeNanoseconds
+        ownState = finishesTask ? nil : Locked(State())
+    }
+
+    private func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        if let ownState { return ownState.withLock(body) }
+        return task.withAttemptState(body)
     }
 
     /// Starts the exchange on `session`; cancelling the task cancels it.
@@ -179,21 +189,21 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
         }
         let sessionTask = session.start(request, receiver: self)
         // Only the attempt loop stops an attempt itself; the task cancels the session task.
-        if !finishesTask { state.withLock { $0.sessionTask = sessionTask } }
+        if !finishesTask { withState { $0.sessionTask = sessionTask } }
         task.onCancel(cancelling: sessionTask)
     }
 
     /// Stops the exchange: the loop has decided without the rest of it.
     func cancel() {
-        state.withLock { $0.sessionTask }?.cancel()
+        withState { $0.sessionTask }?.cancel()
     }
 
     /// Whether the loop was handed a streamed head that still waits for ``deliverBody()``.
-    var isAwaitingDecision: Bool { state.withLock { $0.phase == .awaitingDecision } }
+    var isAwaitingDecision: Bool { withState { $0.phase == .awaitingDecision } }
 
     /// Lets the body of a decided head through: the chunks kept so far, then each as it arrives.
     func deliverBody() {
-        state.withLock { state in
+        withState { state in
             guard state.phase == .awaitingDecision, let head = state.response else { return }
             state.phase = .streaming
             // Under the lock, so no chunk arriving now can overtake the kept ones.
@@ -206,7 +216,7 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
     /// The next outcome handed on to the loop: a streamed head, or the end of the attempt.
     func nextOutcome() async -> NetworkOutcome {
         await withCheckedContinuation { continuation in
-            let ready: NetworkOutcome? = state.withLock { state in
+            let ready: NetworkOutcome? = withState { state in
                 if state.outcomes.isEmpty {
                     state.waiter = continuation
                     return nil
@@ -221,17 +231,17 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
 
     func receive(_ head: URLResponse) {
         guard streamsBody, let http = head as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
-            state.withLock { $0.response = head }
+            withState { $0.response = head }
             return
         }
         if finishesTask {
-            state.withLock { state in
+            withState { state in
                 state.response = head
                 state.phase = .streaming
             }
             task.beginBody(head)
         } else {
-            state.withLock { state in
+            withState { state in
                 state.response = head
                 state.phase = .awaitingDecision
             }
@@ -242,9 +252,9 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
     }
 
     func receive(_ chunk: Data) {
-        let (isStreaming, received, expected) = state.withLock { state in
+        let (isStreaming, received, expected) = withState { state -> (Bool, Int64, Int64?) in
             state.received += Int64(chunk.count)
-            let expected = state.response.map(\.expectedContentLength).flatMap { $0 >= 0 ? $0 : nil }
+            let expected = reportsProgress ? state.response.map(\.expectedContentLength).flatMap { $0 >= 0 ? $0 : nil } : nil
             if state.phase == .streaming { return (true, state.received, expected) }
             if state.body == nil { state.body = chunk } else { state.body?.append(chunk) }
             return (false, state.received, expected)
@@ -262,7 +272,7 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
     }
 
     func finish(_ error: (any Error)?) {
-        let (response, body) = state.withLock { state in
+        let (response, body) = withState { state in
             // A streamed body went to the task; one kept for a pending decision waits for it.
             (state.response, state.phase == .collecting ? state.body ?? (state.response == nil ? nil : Data()) : nil)
         }
@@ -276,7 +286,7 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
         }
         var timed = outcome
         timed.duration = TimeInterval(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000
-        let waiter: CheckedContinuation<NetworkOutcome, Never>? = state.withLock { state in
+        let waiter: CheckedContinuation<NetworkOutcome, Never>? = withState { state in
             guard let waiter = state.waiter else {
                 state.outcomes.append(timed)
                 return nil
