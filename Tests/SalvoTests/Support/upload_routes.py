@@ -4,6 +4,11 @@ These routes read the request body themselves, as it arrives (Content-Length or 
 chunked), hashing it on the way: a body of any size is never held in memory, and a body that
 ends before its length or its last chunk is reported as truncated (400), never as complete.
 
+Every part, and every raw body, also reports "is_pattern": whether byte i of its content is
+i % 251 (the pattern of stream_routes.py), so a test checks a large file without hashing it.
+A request may pause the reading to let a test change the file mid-upload: stall_after=N reads
+N body bytes, then sleeps stall=S seconds (default 2) before reading the rest.
+
     POST /upload/multipart/<key>[?failures=N&status=S]
         parses multipart/form-data by splitting on the boundary while the body streams in
         (the cgi module is gone in Python 3.13; email.parser needs the whole body) and answers
@@ -14,7 +19,7 @@ ends before its length or its last chunk is reported as truncated (400), never a
         the first N requests for <key> read the whole body and answer status S (default 503)
         with the same JSON, so a test sees what each attempt sent.
     POST|PUT /upload/raw/<key>[?failures=N&status=S]
-        {"attempt", "content_type", "content_length", "transfer_encoding", "received", "sha256"}
+        {"attempt", "content_type", "content_length", "transfer_encoding", "received", "sha256", "is_pattern"}
     GET /upload/stats/<key>
         {"attempts": [{"received", "sha256", "complete"}...]}: one entry per request for <key>
 """
@@ -24,6 +29,7 @@ import hashlib
 import json
 import re
 import threading
+import time
 
 READ_SIZE = 1024 * 1024
 SMALL_PART = 4096
@@ -48,12 +54,17 @@ def handle(handler, rest, query, int_param):
     kind, key = rest
     failures = int_param(query, "failures", default=0, minimum=0)
     status = int_param(query, "status", default=503, minimum=200, maximum=599)
+    stall_after = int_param(query, "stall_after", default=-1, minimum=-1)
+    stall = float(query.get("stall") or 2)
     hasher = hashlib.sha256()
+    pattern = PatternCheck()
     received = 0
 
     def chunks():
         nonlocal received
         for chunk in body_chunks(handler):
+            if 0 <= stall_after and received <= stall_after < received + len(chunk):
+                time.sleep(min(stall, 30))
             received += len(chunk)
             hasher.update(chunk)
             yield chunk
@@ -68,8 +79,9 @@ def handle(handler, rest, query, int_param):
         if kind == "multipart":
             report.update(parse_multipart(handler.headers.get("Content-Type") or "", chunks()))
         else:
-            for _ in chunks():
-                pass
+            for chunk in chunks():
+                pattern.feed(chunk)
+            report["is_pattern"] = pattern.holds
     except Truncated as error:
         complete = False
         report["error"] = str(error)
@@ -220,6 +232,7 @@ def new_part(header_bytes):
         "length": 0,
         "hasher": hashlib.sha256(),
         "small": bytearray(),
+        "pattern": PatternCheck(),
     }
 
 
@@ -236,6 +249,7 @@ def feed(part, data):
         return
     part["length"] += len(data)
     part["hasher"].update(data)
+    part["pattern"].feed(data)
     if len(part["small"]) <= SMALL_PART:
         part["small"] += data[:SMALL_PART + 1 - len(part["small"])]
 
@@ -243,6 +257,28 @@ def feed(part, data):
 def finish(part):
     small = part.pop("small")
     part["sha256"] = part.pop("hasher").hexdigest()
+    part["is_pattern"] = part.pop("pattern").holds
     if part["length"] <= SMALL_PART:
         part["body_base64"] = base64.b64encode(bytes(small)).decode()
     return part
+
+
+PRIME = 251
+_PATTERN = bytes(range(PRIME)) * (READ_SIZE // PRIME + 2)
+
+
+class PatternCheck:
+    """Whether bytes fed in order so far are the pattern: byte i is i % 251."""
+
+    def __init__(self):
+        self.offset = 0
+        self.holds = True
+
+    def feed(self, data):
+        view = memoryview(data)
+        while self.holds and view:
+            start = self.offset % PRIME
+            piece = view[:READ_SIZE]
+            self.holds = piece == _PATTERN[start:start + len(piece)]
+            self.offset += len(piece)
+            view = view[len(piece):]
