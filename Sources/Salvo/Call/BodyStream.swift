@@ -70,11 +70,15 @@ final class BodyStream: InputStream {
 
     /// What the stream sends, in order.
     let segments: [BodySegment]
+    /// The body the segments were made from, so that logs and `curl` output can describe it
+    /// without reading the files.
+    let body: RequestBody
     private let state = Locked(State())
 
-    /// A stream over `segments`, unopened.
-    init(_ segments: [BodySegment]) {
+    /// A stream over `segments` of `body`, unopened.
+    init(_ segments: [BodySegment], of body: RequestBody) {
         self.segments = segments
+        self.body = body
         super.init(data: Data())
     }
 

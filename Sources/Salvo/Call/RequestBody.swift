@@ -144,7 +144,7 @@ public struct RequestBody: Sendable, Hashable {
     /// - Throws: ``NetworkError/invalidRequest(_:)`` naming a file that is missing, a directory or unreadable.
     func attachStream(to request: inout URLRequest) throws(NetworkError) {
         guard let segments = try streamedSegments() else { return }
-        let stream = BodyStream(segments)
+        let stream = BodyStream(segments, of: self)
         request.httpBodyStream = stream
         #if !canImport(FoundationNetworking)
         request.setValue(String(stream.length), forHTTPHeaderField: "Content-Length")
