@@ -153,6 +153,35 @@ import Testing
         #expect(attempts.allSatisfy { $0 == Stats.Attempt(received: upload.received, sha256: upload.sha256, complete: true) })
     }
 
+    @Test(arguments: [307, 308])
+    func aRedirectThatKeepsTheBodySendsItWhole(code: Int) async throws {
+        let file = try Self.patternFile("redirected.bin", count: 1_500_000)
+        let key = uniqueKey()
+        let body = RequestBody.multipart([.field("a", "1"), .file(file.url, name: "f")])
+        let upload = try await upload(body, to: "/redirect", query: ["to": "/upload/multipart/\(key)", "code": "\(code)"])
+        #expect(upload.parts?.map(\.name) == ["a", "f"])
+        #expect(upload.parts?.last?.length == 1_500_000 && upload.parts?.last?.isPattern == true)
+        #expect(try await stats(key).count == 1)
+    }
+
+    @Test func aRefreshOn401ResendsTheWholeBody() async throws {
+        let file = try Self.patternFile("refresh.bin", count: 1_000_000)
+        let key = uniqueKey()
+        let token = Locked("expired")
+        var server = try await ServerConfig.loopback()
+        server.actions = [
+            RefreshTokenAction { token.withLock { $0 = "fresh" } },
+            AuthTokenAction(for: server) { token.withLock { $0 } },
+        ]
+        let endpoint = Endpoint.post("/upload/multipart/\(key)", query: ["token": "fresh"], body: .multipart([.file(file.url, name: "f")]))
+        let call = NetCall(server: server, endpoint: endpoint.requiringAuthentication())
+        let upload = try await withTimeout { try await call.value(as: Upload.self, decoder: Self.decoder) }
+        #expect(upload.attempt == 2)
+        #expect(upload.parts?.first?.length == 1_000_000 && upload.parts?.first?.isPattern == true)
+        let attempts = try await stats(key)
+        #expect(attempts.count == 2 && attempts.allSatisfy { $0 == attempts[0] && $0.complete })
+    }
+
     @Test func firingTheSameCallTwiceSendsTheWholeBodyTwice() async throws {
         let file = try Self.patternFile("twice.bin", count: 500_000)
         let key = uniqueKey()
@@ -186,12 +215,15 @@ import Testing
     }
 
     @Test func aFileThatShrinksMidUploadNeverArrivesAsComplete() async throws {
-        let file = try Self.patternFile("shrinking.bin", count: 64 * 1024 * 1024)
+        let file = try Self.patternFile("shrinking.bin", count: 32 * 1024 * 1024)
         let key = uniqueKey()
-        let call = NetCall(server: try await .loopback(), endpoint: .post("/upload/raw/\(key)", query: ["stall_after": "1000000", "stall": "1.5"], body: .file(file.url)))
+        let call = NetCall(server: try await .loopback(), endpoint: .post("/upload/raw/\(key)", query: ["stall_after": "1000000", "stall": "2"], body: .file(file.url)))
         let outcome = Task { await result(of: call, timeout: 30) }
-        // The server stalls after 1 MB; the client blocks once the socket buffers are full.
-        try await Task.sleep(nanoseconds: 500_000_000)
+        // Once the request has reached the server, the client has sized and opened the 32 MB
+        // file; the server stalls after 1 MB, so the client blocks once the socket buffers fill.
+        try await withTimeout {
+            while try await LoopbackServer.count(path: "/upload/raw/\(key)") == 0 { try await Task.sleep(nanoseconds: 10_000_000) }
+        }
         let handle = try FileHandle(forWritingTo: file.url)
         try handle.truncate(atOffset: 2_000_000)
         try handle.close()

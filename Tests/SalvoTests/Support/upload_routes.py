@@ -9,7 +9,7 @@ i % 251 (the pattern of stream_routes.py), so a test checks a large file without
 A request may pause the reading to let a test change the file mid-upload: stall_after=N reads
 N body bytes, then sleeps stall=S seconds (default 2) before reading the rest.
 
-    POST /upload/multipart/<key>[?failures=N&status=S]
+    POST /upload/multipart/<key>[?failures=N&status=S&token=T]
         parses multipart/form-data by splitting on the boundary while the body streams in
         (the cgi module is gone in Python 3.13; email.parser needs the whole body) and answers
         {"attempt", "content_type", "content_length", "transfer_encoding", "boundary",
@@ -17,8 +17,10 @@ N body bytes, then sleeps stall=S seconds (default 2) before reading the rest.
          "name", "filename", "content_type", "length", "sha256", "body_base64" (parts up to
          4096 bytes only)}], "preamble", "epilogue"}
         the first N requests for <key> read the whole body and answer status S (default 503)
-        with the same JSON, so a test sees what each attempt sent.
-    POST|PUT /upload/raw/<key>[?failures=N&status=S]
+        with the same JSON, so a test sees what each attempt sent; with token=T, a request
+        without "Authorization: Bearer T" reads the whole body and answers 401 with
+        WWW-Authenticate: Bearer.
+    POST|PUT /upload/raw/<key>[?failures=N&status=S&token=T]
         {"attempt", "content_type", "content_length", "transfer_encoding", "received", "sha256", "is_pattern"}
     GET /upload/stats/<key>
         {"attempts": [{"received", "sha256", "complete"}...]}: one entry per request for <key>
@@ -99,6 +101,8 @@ def handle(handler, rest, query, int_param):
         handler.respond_json(400, report)
     elif "error" in report:
         handler.respond_json(400, report)
+    elif query.get("token") and handler.headers.get("Authorization") != "Bearer " + query["token"]:
+        handler.respond_json(401, report, [("WWW-Authenticate", "Bearer")])
     elif attempt <= failures:
         handler.respond_json(status, report)
     else:
