@@ -21,11 +21,16 @@ struct MultipartForm: Sendable, Hashable {
         parts.contains { if case .file = $0.content { true } else { false } }
     }
 
+    /// Why a form cannot be sent as asked, in words for ``RequestProblem/reason``.
+    struct Refusal: Error {
+        let reason: String
+    }
+
     /// A form of `parts` with `boundary`, or a random one; the reason why not when the form cannot
     /// be sent as asked.
-    static func make(_ parts: [MultipartPart], boundary: String?) -> Result<MultipartForm, NetworkError> {
+    static func make(_ parts: [MultipartPart], boundary: String?) -> Result<MultipartForm, Refusal> {
         for part in parts {
-            if let problem = problem(in: part) { return .failure(.invalidRequest(problem)) }
+            if let reason = problem(in: part) { return .failure(Refusal(reason: reason)) }
         }
         guard let boundary else {
             var random = SystemRandomNumberGenerator()
@@ -38,10 +43,10 @@ struct MultipartForm: Sendable, Hashable {
             }
         }
         if let reason = problem(withBoundary: boundary) {
-            return .failure(.invalidRequest(RequestProblem(.body, reason)))
+            return .failure(Refusal(reason: reason))
         }
         guard !occurs(boundary, inMemoryPartsOf: parts) else {
-            return .failure(.invalidRequest(RequestProblem(.body, "the multipart boundary \"\(boundary)\" occurs in a part's content; leave the boundary out for a random one")))
+            return .failure(Refusal(reason: "the multipart boundary \"\(boundary)\" occurs in a part's content; leave the boundary out for a random one"))
         }
         return .success(MultipartForm(parts: parts, boundary: boundary))
     }
@@ -83,13 +88,13 @@ struct MultipartForm: Sendable, Hashable {
     }
 
     /// A part whose content type or names could not be sent as they are.
-    private static func problem(in part: MultipartPart) -> RequestProblem? {
+    private static func problem(in part: MultipartPart) -> String? {
         if let contentType = part.contentType,
            contentType.isEmpty || contentType.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
-            return RequestProblem(.body, "the Content-Type of multipart part \"\(escaped(part.name))\" is empty or contains a line break or NUL: \"\(escaped(contentType))\"")
+            return "the Content-Type of multipart part \"\(escaped(part.name))\" is empty or contains a line break or NUL: \"\(escaped(contentType))\""
         }
         if part.name.utf8.contains(0) || part.fileName?.utf8.contains(0) == true {
-            return RequestProblem(.body, "multipart part \"\(escaped(part.name))\" has a NUL in its name or file name")
+            return "multipart part \"\(escaped(part.name))\" has a NUL in its name or file name"
         }
         return nil
     }

@@ -82,10 +82,8 @@ public struct RequestBody: Sendable, Hashable {
     ///     not occur in any in-memory part, or the call fails with ``NetworkError/invalidRequest(_:)``.
     public static func multipart(_ parts: [MultipartPart], boundary: String? = nil) -> RequestBody {
         switch MultipartForm.make(parts, boundary: boundary) {
-        case .failure(.invalidRequest(let problem)):
-            return RequestBody(content: .unencodable(problem.reason))
-        case .failure(let error):
-            return RequestBody(content: .unencodable("\(error)"))
+        case .failure(let refusal):
+            return RequestBody(content: .unencodable(refusal.reason))
         case .success(let form) where form.hasFileParts:
             return RequestBody(content: .multipart(form))
         case .success(let form):
@@ -125,7 +123,7 @@ public struct RequestBody: Sendable, Hashable {
     }
 
     /// Whether the body is read from files while it is sent, rather than held in memory.
-    public var isStreamed: Bool {
+    var isStreamed: Bool {
         switch content {
         case .multipart, .file: true
         case .none, .data, .unencodable: false
