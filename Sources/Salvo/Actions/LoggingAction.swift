@@ -78,12 +78,17 @@ public struct LoggingAction: NetworkAction {
     /// `→ METHOD URL (size)` and the optional detail lines.
     func requestMessage(_ request: URLRequest) -> String {
         let body = request.httpBody ?? Data()
-        var lines = ["→ \(describe(request))" + (body.isEmpty ? "" : " (\(body.count) B)")]
+        let streamed = StreamedBodyDescription(of: request, redaction: redaction)
+        let size = streamed.map { " (\($0.summary))" } ?? (body.isEmpty ? "" : " (\(body.count) B)")
+        var lines = ["→ \(describe(request))" + size]
         if includesHeaders {
             lines += headerLines(HTTPHeaders((request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }))
         }
         if includesBodies, !body.isEmpty {
             lines += bodyLines(body, contentType: request.value(forHTTPHeaderField: "Content-Type"))
+        }
+        if includesBodies, let streamed {
+            lines += streamed.partLines.map { "    " + $0 }
         }
         return SecretValues(of: request, hiddenBy: redaction, includingBody: includesBodies).scrub(lines.joined(separator: "\n"))
     }

@@ -37,6 +37,9 @@ struct SecretValues {
         if includingBody, let body = request?.httpBody {
             found.formUnion(redaction.hiddenValues(inBody: body, contentType: request?.value(forHTTPHeaderField: "Content-Type")))
         }
+        if includingBody, let request, let streamed = StreamedBodyDescription(of: request, redaction: redaction) {
+            found.formUnion(streamed.hiddenValues)
+        }
         values = found
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { $0.count >= Self.minimumLength }

@@ -7,7 +7,9 @@ extension URLRequest {
     /// A `curl` command that sends this request, secrets redacted by default.
     ///
     /// Every argument is single-quoted for POSIX shells, so bodies and headers with quotes, `$` or
-    /// backticks paste safely; a binary body is piped in through `base64 --decode`.
+    /// backticks paste safely; a binary body is piped in through `base64 --decode`. A body
+    /// streamed from files is sent by path (`-F 'photo=@"/path/photo.jpg"'`, `--data-binary @/path`),
+    /// never read.
     ///
     /// ```swift
     /// logger.debug("\(request.curlCommand())")                 // Authorization: <redacted>
@@ -26,15 +28,22 @@ extension URLRequest {
         var arguments = ["curl"]
         let method = httpMethod ?? "GET"
         let body = httpBody ?? Data()
+        let streamed = StreamedBodyDescription(of: self, redaction: redaction)
         if method == "HEAD" {
             arguments.append("--head")
-        } else if method != "GET" || !body.isEmpty {
+        } else if method != "GET" || !body.isEmpty || streamed != nil {
             arguments += ["-X", Shell.quoteUnlessWord(method)]
         }
         arguments.append(Shell.quote(url.map { redaction.redact($0).absoluteString } ?? ""))
+        // curl -F writes its own multipart Content-Type (with its own boundary) and length.
+        let isCurlForm = streamed.map { !$0.partLines.isEmpty } ?? false
         for (name, value) in (allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+            if isCurlForm, ["content-type", "content-length"].contains(name.lowercased()) { continue }
             let shown = redaction.hidesHeader(name) ? Redaction.placeholder : value
             arguments += ["-H", Shell.quote("\(name): \(shown)")]
+        }
+        if let streamed {
+            arguments += streamed.curlArguments
         }
         var pipe = ""
         if !body.isEmpty {

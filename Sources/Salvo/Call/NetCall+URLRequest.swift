@@ -24,8 +24,11 @@ extension NetCall {
 
     private static func makeRequest(_ server: ServerConfig, _ endpoint: Endpoint) throws(NetworkError) -> URLRequest {
         try validate(method: endpoint.method.rawValue)
-        if case .data = endpoint.body.content {
+        switch endpoint.body.content {
+        case .data, .multipart, .file:
             try refuseBody(for: endpoint.method.rawValue)
+        case .none, .unencodable:
+            break
         }
         let url = try server.url(for: endpoint)
         var request = URLRequest(url: url)
@@ -40,13 +43,15 @@ extension NetCall {
         switch endpoint.body.content {
         case .none:
             break
-        case .data(let data, let contentType):
+        case .data(let data, _):
             request.httpBody = data
-            if let contentType, request.value(forHTTPHeaderField: "Content-Type") == nil {
-                request.setValue(contentType, forHTTPHeaderField: "Content-Type")
-            }
+        case .multipart, .file:
+            try endpoint.body.attachStream(to: &request)
         case .unencodable(let reason):
             throw .invalidRequest(RequestProblem(.body, reason))
+        }
+        if let contentType = endpoint.body.contentType, request.value(forHTTPHeaderField: "Content-Type") == nil {
+            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
         }
         return request
     }

@@ -22,11 +22,11 @@ import FoundationNetworking
 public struct NetCall: Fireable, Sendable {
     /// The server the call goes to.
     public var server: ServerConfig {
-        didSet { builtRequest = Self.build(server, endpoint) }
+        didSet { configuredRequest = Self.build(server, endpoint) }
     }
     /// What the call asks of the server.
     public var endpoint: Endpoint {
-        didSet { builtRequest = Self.build(server, endpoint) }
+        didSet { configuredRequest = Self.build(server, endpoint) }
     }
     /// Who receives the outcome.
     public var responder: NetworkResponder
@@ -37,7 +37,18 @@ public struct NetCall: Fireable, Sendable {
     /// How the call is fired: production, mock, replay, a spy — swap it to change all of them at once.
     public var firingFunction: FiringFunction
     /// The request `server` and `endpoint` describe, or why there is none; kept in step with both.
-    private(set) var builtRequest: Result<URLRequest, NetworkError>
+    private var configuredRequest: Result<URLRequest, NetworkError>
+    /// The request to send: the configured one, with a body stream of its own when the body is
+    /// read from files, so that two firings (or a firing and ``urlRequest()``) never read one stream.
+    var builtRequest: Result<URLRequest, NetworkError> {
+        guard endpoint.body.isStreamed, case .success(var request) = configuredRequest else { return configuredRequest }
+        do {
+            try endpoint.body.attachStream(to: &request)
+            return .success(request)
+        } catch {
+            return .failure(error)
+        }
+    }
     /// Where the body goes as it arrives when the call is streamed (``bytes()``, ``stream(_:)``);
     /// `nil` when it is read whole.
     var bodyReceiver: (any ResponseReceiver)?
@@ -57,7 +68,7 @@ public struct NetCall: Fireable, Sendable {
         self.actions = actions
         self.callbackQueue = callbackQueue
         self.firingFunction = firingFunction
-        self.builtRequest = Self.build(server, endpoint)
+        self.configuredRequest = Self.build(server, endpoint)
     }
 
     /// Fires the call through its ``firingFunction``.

@@ -1,13 +1,22 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// What an endpoint sends as its request body.
 ///
 /// Bodies are encoded when the endpoint is made, so an endpoint stays a plain value; an encoding
 /// failure is kept and reported as ``NetworkError/invalidRequest(_:)`` when the call fires.
+/// A body with files (``file(_:contentType:)``, ``multipart(_:boundary:)`` with file parts) keeps
+/// only their URLs: files are sized when the request is built and read while it is sent.
 public struct RequestBody: Sendable, Hashable {
     enum Content: Sendable, Hashable {
         case none
         case data(Data, contentType: String?)
+        /// A form with file parts, streamed from disk.
+        case multipart(MultipartForm)
+        /// A file sent as the whole body, streamed from disk.
+        case file(URL, contentType: String)
         case unencodable(String)
     }
 
@@ -52,7 +61,52 @@ public struct RequestBody: Sendable, Hashable {
         return .data(Data(encoded.joined(separator: "&").utf8), contentType: "application/x-www-form-urlencoded")
     }
 
-    /// The body's bytes, or nil when there is no body.
+    /// A `multipart/form-data` body (RFC 7578): fields, bytes and files, in order.
+    ///
+    /// ```swift
+    /// let upload = Endpoint.post("/photos", body: .multipart([
+    ///     .field("caption", "Sunset"),
+    ///     .file(photoURL, name: "photo"),
+    /// ]))
+    /// ```
+    ///
+    /// A form without file parts is encoded now, whole, and sent with a `Content-Length`. A form
+    /// with file parts is streamed: files are read in pieces while the body is sent, so a file of
+    /// any size costs no more memory than the piece being sent, and the body is sent again whole
+    /// when a retry or a refresh on 401 sends the request again.
+    ///
+    /// - Parameters:
+    ///   - parts: the parts, in the order they are sent; names may repeat.
+    ///   - boundary: the delimiter between parts; `nil` (the default) picks a random one that no
+    ///     in-memory part contains. A boundary you give must be 1–70 RFC 2046 characters and must
+    ///     not occur in any in-memory part, or the call fails with ``NetworkError/invalidRequest(_:)``.
+    public static func multipart(_ parts: [MultipartPart], boundary: String? = nil) -> RequestBody {
+        switch MultipartForm.make(parts, boundary: boundary) {
+        case .failure(let refusal):
+            return RequestBody(content: .unencodable(refusal.reason))
+        case .success(let form) where form.hasFileParts:
+            return RequestBody(content: .multipart(form))
+        case .success(let form):
+            return .data(form.encoded, contentType: form.contentType)
+        }
+    }
+
+    /// The file at `url` as the whole body, read in pieces while it is sent.
+    ///
+    /// ```swift
+    /// let put = Endpoint.put("/backups/today", body: .file(archiveURL))  // application/zip
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: a `file:` URL; the file must exist and be readable when the request is built
+    ///     and when it is sent, or the call fails with ``NetworkError/invalidRequest(_:)`` naming it.
+    ///   - contentType: the `Content-Type`; by default inferred from the file's extension
+    ///     (see ``contentType(forFileExtension:)``).
+    public static func file(_ url: URL, contentType: String? = nil) -> RequestBody {
+        RequestBody(content: .file(url, contentType: contentType ?? Self.contentType(forFileExtension: url.pathExtension)))
+    }
+
+    /// The body's bytes, or nil when there is no body or it is read from files.
     public var data: Data? {
         if case .data(let data, _) = content { return data }
         return nil
@@ -60,7 +114,49 @@ public struct RequestBody: Sendable, Hashable {
 
     /// The `Content-Type` this body implies, if any.
     public var contentType: String? {
-        if case .data(_, let type) = content { return type }
-        return nil
+        switch content {
+        case .data(_, let type): type
+        case .multipart(let form): form.contentType
+        case .file(_, let type): type
+        case .none, .unencodable: nil
+        }
+    }
+
+    /// Whether the body is read from files while it is sent, rather than held in memory.
+    var isStreamed: Bool {
+        switch content {
+        case .multipart, .file: true
+        case .none, .data, .unencodable: false
+        }
+    }
+
+    /// Gives `request` a new stream of this body, so no two sends share one: the files are
+    /// checked and sized again, so a file changed since the request was last built is sent as it
+    /// is now, and a file gone since is reported before anything reaches the wire.
+    ///
+    /// On Apple platforms the request also gets the exact `Content-Length`. Linux `URLSession`
+    /// sends every stream with `Transfer-Encoding: chunked` and would add that to a
+    /// `Content-Length`, which a message must not carry both of (RFC 9112 §6.2), so there the
+    /// length is left to the chunked framing.
+    ///
+    /// - Throws: ``NetworkError/invalidRequest(_:)`` naming a file that is missing, a directory or unreadable.
+    func attachStream(to request: inout URLRequest) throws(NetworkError) {
+        guard let segments = try streamedSegments() else { return }
+        let stream = BodyStream(segments, of: self)
+        request.httpBodyStream = stream
+        #if !canImport(FoundationNetworking)
+        request.setValue(String(stream.length), forHTTPHeaderField: "Content-Length")
+        #endif
+    }
+
+    /// The body as segments to stream: the files checked and sized now, not read.
+    ///
+    /// - Throws: ``NetworkError/invalidRequest(_:)`` naming a file that is missing, a directory or unreadable.
+    func streamedSegments() throws(NetworkError) -> [BodySegment]? {
+        switch content {
+        case .multipart(let form): try form.segments()
+        case .file(let url, _): [try BodySegment.file(checking: url)]
+        case .none, .data, .unencodable: nil
+        }
     }
 }

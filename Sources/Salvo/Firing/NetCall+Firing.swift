@@ -104,6 +104,11 @@ extension NetCall {
             for action in actions {
                 prepared = try await action.prepare(prepared, for: self)
             }
+            // Each attempt reads the body from its first byte, in a stream of its own: the previous
+            // attempt's may still be read for a moment after it was stopped.
+            if let stream = prepared.httpBodyStream as? BodyStream {
+                prepared.httpBodyStream = BodyStream(stream.segments, of: stream.body)
+            }
             try Self.validateForWire(prepared)
             return (prepared, nil)
         } catch {
@@ -276,7 +281,16 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
             // A streamed body went to the task; one kept for a pending decision waits for it.
             (state.response, state.phase == .collecting ? state.body ?? (state.response == nil ? nil : Data()) : nil)
         }
-        handOn(NetworkOutcome(request: request, response: response, data: body, error: error.map(NetworkError.init)))
+        handOn(NetworkOutcome(request: request, response: response, data: body, error: error.map(failure)))
+    }
+
+    /// Why the exchange failed: a file of the body that changed while it was sent, named, rather
+    /// than the transport's "aborted" that it causes.
+    private func failure(_ error: any Error) -> NetworkError {
+        if let stream = request.httpBodyStream as? BodyStream, let reason = stream.failure {
+            return .invalidRequest(RequestProblem(.body, reason))
+        }
+        return NetworkError(error)
     }
 
     private func handOn(_ outcome: NetworkOutcome) {

@@ -1,11 +1,14 @@
 import Foundation
 
 extension Redaction {
-    /// `body` with the value of every hidden field replaced by ``placeholder``: form fields by
-    /// name, JSON fields at any depth. Unchanged, byte for byte, when it hides nothing; a JSON body
+    /// `body` with the value of every hidden field replaced by ``placeholder``: form and
+    /// multipart fields by name, JSON fields at any depth. Unchanged, byte for byte, when it hides nothing; a JSON body
     /// that loses a field is re-encoded with sorted keys, so the same input always gives the same bytes.
     func redact(_ body: Data, contentType: String?) -> Data {
         guard !queryKeys.isEmpty, !body.isEmpty else { return body }
+        if let boundary = Self.multipartBoundary(contentType) {
+            return redactMultipart(body, boundary: boundary).body
+        }
         if Self.isForm(contentType), let text = String(data: body, encoding: .utf8) {
             let redacted = redactForm(text)
             return redacted == text ? body : Data(redacted.utf8)
@@ -23,6 +26,9 @@ extension Redaction {
     /// remove them where a server echoes them in a shape field redaction cannot see, such as text.
     func hiddenValues(inBody body: Data, contentType: String?) -> [String] {
         guard !queryKeys.isEmpty, !body.isEmpty else { return [] }
+        if let boundary = Self.multipartBoundary(contentType) {
+            return redactMultipart(body, boundary: boundary).hiddenValues
+        }
         if Self.isForm(contentType), let text = String(data: body, encoding: .utf8) {
             return text.split(separator: "&").compactMap { field -> [String]? in
                 guard let equals = field.firstIndex(of: "="), hidesQueryKey(Self.decodedFormPart(field[..<equals])) else { return nil }

@@ -47,6 +47,8 @@ Routes (all methods unless noted; JSON bodies unless noted):
     /stream/...             streamed bodies (HTTP/1.1 chunked or long): byte patterns at any pace,
                             text and NDJSON lines, Server-Sent Events with drops, Last-Event-ID
                             resumption and per-key stats: see stream_routes.py
+    /upload/...             multipart and raw uploads of any size, parsed and hashed as they stream
+                            in, with per-key failures and stats: see upload_routes.py
 Unknown routes answer 404, malformed parameters 400, never a crash.
 """
 
@@ -73,6 +75,7 @@ import redirect_routes  # noqa: E402  (redirect loops, /redirects/...)
 import empty_routes  # noqa: E402  (2xx with a Content-Type and no body, /empty/...)
 import relative_routes  # noqa: E402  (a list with page-relative next links, /relative/...)
 import stream_routes  # noqa: E402  (chunked and long bodies, lines, Server-Sent Events, /stream/...)
+import upload_routes  # noqa: E402  (multipart and raw uploads read as they stream in, /upload/...)
 
 MAX_BODY = 64 * 1024 * 1024
 MAX_DELAY = 120.0
@@ -326,6 +329,8 @@ class Handler(BaseHTTPRequestHandler):
     def route(self):
         path, raw_query = self.split_target()
         STATE.count_request(path)
+        if path.startswith("/upload/"):
+            return self.route_upload(path, raw_query)
         try:
             body = self.read_body()
         except BadRequest as error:
@@ -343,6 +348,26 @@ class Handler(BaseHTTPRequestHandler):
         except Exception as error:  # never let a bug take the server down
             self.close_connection = True
             self._headers_buffer = []  # drop a half-built response
+            try:
+                self.respond_json(500, {"error": f"server error: {error!r}"})
+            except OSError:
+                pass
+
+    def route_upload(self, path, raw_query):
+        """Upload routes read the body themselves, as it arrives, so it is never held whole."""
+        segments = [unquote(part) for part in path.split("/")[1:]]
+        try:
+            if not upload_routes.handle(self, segments[1:], query_dict(raw_query), int_param):
+                self.close_connection = True  # the unread body can't be skipped safely
+                self.respond_json(404, {"error": "not found", "path": path})
+        except BadRequest as error:
+            self.close_connection = True
+            self.respond_json(400, {"error": str(error)})
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+        except Exception as error:  # never let a bug take the server down
+            self.close_connection = True
+            self._headers_buffer = []
             try:
                 self.respond_json(500, {"error": f"server error: {error!r}"})
             except OSError:

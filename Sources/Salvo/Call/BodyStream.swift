@@ -1,0 +1,273 @@
+import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// One run of a request body: bytes in memory, or a whole file read from disk as it is sent.
+enum BodySegment: Sendable, Hashable {
+    case bytes(Data)
+    case file(URL, size: Int64)
+
+    /// How many bytes the segment sends.
+    var count: Int64 {
+        switch self {
+        case .bytes(let data): Int64(data.count)
+        case .file(_, let size): size
+        }
+    }
+
+    /// A segment for the file at `url`, its size taken from the file system without reading it.
+    ///
+    /// - Throws: ``NetworkError/invalidRequest(_:)`` naming the file when it is missing, a
+    ///   directory or something else that is not a regular file, or unreadable.
+    static func file(checking url: URL) throws(NetworkError) -> BodySegment {
+        guard url.isFileURL else {
+            throw .invalidRequest(RequestProblem(.body, "\(url.absoluteString) is not a file URL; upload files by their file: URL"))
+        }
+        let path = url.path
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let reason = errno == ENOENT || errno == ENOTDIR ? "there is no file at \(path)" : "the file \(path) cannot be read: \(String(cString: strerror(errno)))"
+            throw .invalidRequest(RequestProblem(.body, reason))
+        }
+        let type = status.st_mode & S_IFMT
+        guard type != S_IFDIR else {
+            throw .invalidRequest(RequestProblem(.body, "\(path) is a directory, not a file; upload the files in it one by one"))
+        }
+        guard type == S_IFREG else {
+            throw .invalidRequest(RequestProblem(.body, "\(path) is not a regular file (a device, socket or pipe has no size to send)"))
+        }
+        guard access(path, R_OK) == 0 else {
+            throw .invalidRequest(RequestProblem(.body, "the file \(path) cannot be read: permission denied"))
+        }
+        return .file(url, size: Int64(status.st_size))
+    }
+}
+
+/// A request body read from its segments in the caller's buffer, a file at most one read at a
+/// time, so a body of any size costs no more memory than the buffer URLSession reads into.
+///
+/// Every `open()` starts the body again from its first byte, so a retry, a refresh on 401 or a
+/// redirect that sends the request again sends all of it. A file that no longer has the size it
+/// had when the request was built fails the read (and so the upload) with ``failure`` naming it:
+/// the stream never ends early, so a server never receives a shortened body as a complete one.
+///
+/// It cannot be `Sendable` (`InputStream` is not), but its state sits behind a lock: URLSession
+/// opens it on one queue and reads it on another.
+final class BodyStream: InputStream {
+    private struct State {
+        var status = Stream.Status.notOpen
+        var segmentIndex = 0
+        /// Bytes of the current segment already read.
+        var offset: Int64 = 0
+        var descriptor: Int32 = -1
+        var failure: String?
+    }
+
+    /// What the stream sends, in order.
+    let segments: [BodySegment]
+    /// The body the segments were made from, so that logs and `curl` output can describe it
+    /// without reading the files.
+    let body: RequestBody
+    private let state = Locked(State())
+
+    /// A stream over `segments` of `body`, unopened.
+    init(_ segments: [BodySegment], of body: RequestBody) {
+        self.segments = segments
+        self.body = body
+        super.init(data: Data())
+    }
+
+    deinit {
+        state.withLock { Self.closeFile(&$0) }
+    }
+
+    /// How many bytes the stream sends.
+    var length: Int64 { segments.reduce(0) { $0 + $1.count } }
+
+    /// Why the last read failed, naming the file; `nil` while all is well.
+    var failure: String? { state.withLock { $0.failure } }
+
+    // MARK: - InputStream
+
+    override func open() {
+        state.withLock { state in
+            Self.closeFile(&state)
+            state = State()
+            state.status = .open
+        }
+    }
+
+    override func close() {
+        state.withLock { state in
+            Self.closeFile(&state)
+            state.status = .closed
+        }
+    }
+
+    override var streamStatus: Stream.Status { state.withLock { $0.status } }
+
+    override var streamError: (any Error)? {
+        guard let failure else { return nil }
+        return NSError(domain: NSCocoaErrorDomain, code: NSFileReadUnknownError, userInfo: [NSLocalizedDescriptionKey: failure])
+    }
+
+    /// True until the last byte was read; true after a failure too, so the reader calls `read`
+    /// and sees the error instead of taking the body as complete.
+    override var hasBytesAvailable: Bool {
+        state.withLock { state in
+            state.status == .open || state.status == .reading || state.status == .error
+        }
+    }
+
+    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength length: Int) -> Int {
+        state.withLock { state in
+            guard state.status == .open || state.status == .reading else {
+                return state.status == .atEnd ? 0 : -1
+            }
+            state.status = .reading
+            var filled = 0
+            while filled < length, state.segmentIndex < segments.count {
+                let read = readSegment(into: buffer + filled, maxLength: length - filled, state: &state)
+                guard read >= 0 else {
+                    Self.closeFile(&state)
+                    state.status = .error
+                    return -1
+                }
+                filled += read
+            }
+            if state.segmentIndex == segments.count { state.status = .atEnd }
+            return filled
+        }
+    }
+
+    override func getBuffer(_ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, length: UnsafeMutablePointer<Int>) -> Bool {
+        false
+    }
+
+    override var delegate: (any StreamDelegate)? {
+        get { nil }
+        // The stream is read by polling; it sends no events, so it keeps no delegate.
+        set {}
+    }
+
+    override func schedule(in aRunLoop: RunLoop, forMode mode: RunLoop.Mode) {}
+
+    override func remove(from aRunLoop: RunLoop, forMode mode: RunLoop.Mode) {}
+
+    #if canImport(Darwin)
+    override func property(forKey key: Stream.PropertyKey) -> Any? { nil }
+
+    override func setProperty(_ property: Any?, forKey key: Stream.PropertyKey) -> Bool { false }
+
+    // CFNetwork reads a body stream through CFReadStream calls that an InputStream subclass must
+    // answer itself (as AFNetworking's multipart stream does): it has no run-loop client.
+    @objc func _scheduleInCFRunLoop(_ runLoop: CFRunLoop, forMode mode: CFString) {}
+
+    @objc func _unscheduleFromCFRunLoop(_ runLoop: CFRunLoop, forMode mode: CFString) {}
+
+    @objc func _setCFClientFlags(
+        _ flags: CFOptionFlags,
+        callback: CFReadStreamClientCallBack?,
+        context: UnsafeMutablePointer<CFStreamClientContext>?
+    ) -> Bool {
+        false
+    }
+    #endif
+
+    // MARK: - Segments
+
+    /// Reads from the current segment, moving to the next one at its end; -1 on failure.
+    private func readSegment(into buffer: UnsafeMutablePointer<UInt8>, maxLength: Int, state: inout State) -> Int {
+        switch segments[state.segmentIndex] {
+        case .bytes(let data):
+            let start = Int(state.offset)
+            let count = min(maxLength, data.count - start)
+            data.withUnsafeBytes { bytes in
+                guard let base = bytes.baseAddress else { return }
+                UnsafeMutableRawPointer(buffer).copyMemory(from: base + start, byteCount: count)
+            }
+            advance(by: count, segmentSize: Int64(data.count), state: &state)
+            return count
+        case .file(let url, let size):
+            return readFile(url, size: size, into: buffer, maxLength: maxLength, state: &state)
+        }
+    }
+
+    private func readFile(_ url: URL, size: Int64, into buffer: UnsafeMutablePointer<UInt8>, maxLength: Int, state: inout State) -> Int {
+        let path = url.path
+        if state.descriptor < 0 {
+            let descriptor = systemOpen(path)
+            guard descriptor >= 0 else {
+                state.failure = "the file \(path) could no longer be opened while uploading: \(String(cString: strerror(errno)))"
+                return -1
+            }
+            state.descriptor = descriptor
+            guard let current = Self.size(of: descriptor), current == size else {
+                state.failure = "the file \(path) changed size since the request was built (\(size) bytes then, \(Self.size(of: descriptor).map(String.init) ?? "unknown") now); build the request again"
+                return -1
+            }
+        }
+        let wanted = Int(min(Int64(maxLength), size - state.offset))
+        guard wanted > 0 else {
+            finishFile(path, size: size, state: &state)
+            return state.failure == nil ? 0 : -1
+        }
+        let read = systemRead(state.descriptor, buffer, wanted)
+        guard read > 0 else {
+            state.failure = read == 0
+                ? "the file \(path) became shorter while uploading (\(state.offset) of \(size) bytes sent); the upload was stopped rather than sent short"
+                : "the file \(path) could not be read while uploading: \(String(cString: strerror(errno)))"
+            return -1
+        }
+        state.offset += Int64(read)
+        if state.offset == size {
+            finishFile(path, size: size, state: &state)
+            if state.failure != nil { return -1 }
+        }
+        return read
+    }
+
+    /// Closes a file read to its recorded size, failing when it has grown meanwhile (what was
+    /// sent would be a mix of two versions), and moves to the next segment.
+    private func finishFile(_ path: String, size: Int64, state: inout State) {
+        if let current = Self.size(of: state.descriptor), current != size {
+            state.failure = "the file \(path) changed size while uploading (\(size) bytes when the request was built, \(current) now); the upload was stopped"
+            return
+        }
+        Self.closeFile(&state)
+        state.segmentIndex += 1
+        state.offset = 0
+    }
+
+    private func advance(by count: Int, segmentSize: Int64, state: inout State) {
+        state.offset += Int64(count)
+        if state.offset == segmentSize {
+            state.segmentIndex += 1
+            state.offset = 0
+        }
+    }
+
+    private static func size(of descriptor: Int32) -> Int64? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return Int64(status.st_size)
+    }
+
+    private static func closeFile(_ state: inout State) {
+        if state.descriptor >= 0 {
+            _ = systemClose(state.descriptor)
+            state.descriptor = -1
+        }
+    }
+}
+
+// The C functions by names that InputStream's own `open()`, `read(_:maxLength:)` and `close()`
+// do not shadow inside the class.
+private func systemOpen(_ path: String) -> Int32 { open(path, O_RDONLY) }
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int { read(descriptor, buffer, count) }
+private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
