@@ -18,6 +18,20 @@ struct CatalogTour {
         await bookThatDoesNotExist()
         await emptySearch()
         try await favourites()
+        try await liveUpdates()
+    }
+
+    /// Server-Sent Events: the catalogue's live updates, each decoded as it arrives.
+    private func liveUpdates() async throws(Stop) {
+        say("")
+        say("Live updates (Server-Sent Events, replayed offline at their recorded pace):")
+        do {
+            for try await update in api.liveUpdates() {
+                say("  \(update.title): \(update.summary)")
+            }
+        } catch {
+            throw Stop(message: "Live updates stopped: \(error.localizedDescription)")
+        }
     }
 
     /// Three pages through the pager, then a pull-to-refresh.

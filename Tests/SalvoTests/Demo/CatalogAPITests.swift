@@ -28,6 +28,18 @@ import SalvoDemoKit
         #expect(firstPages.count == 2 && firstPages[0] == firstPages[1])
     }
 
+    @Test func liveUpdatesStreamTheSameFiveEventsOfflineAndLive() async throws {
+        var feeds: [[CatalogUpdate]] = []
+        for (name, api) in try await environments() {
+            var updates: [CatalogUpdate] = []
+            for try await update in api.liveUpdates() { updates.append(update) }
+            #expect(updates.map(\.id) == [8, 19, 8, 1, 33], "\(name)")
+            feeds.append(updates)
+        }
+        #expect(feeds.count == 2 && feeds[0] == feeds[1])
+        #expect(feeds.first?.map(\.summary) == ["out of stock", "now 7.99", "back in stock", "now 4.50", "now 12.00"])
+    }
+
     @Test func missingBookIsAServerStatusWithTheCatalogueMessage() async throws {
         for (name, api) in try await environments() {
             do {
