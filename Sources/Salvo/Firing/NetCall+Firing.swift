@@ -131,7 +131,7 @@ extension NetCall {
 /// the attempt loop and keeps the chunks that arrive meanwhile until ``deliverBody()``. A head
 /// outside 2xx is collected whole in both cases: its body belongs to the error.
 final class Attempt: ResponseReceiver, NetworkSessionTask {
-    enum Phase {
+    private enum Phase {
         /// Collecting the body, to hand it on whole.
         case collecting
         /// A streamed 2xx head waits for the actions to decide; chunks are kept meanwhile.
@@ -140,15 +140,18 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
         case streaming
     }
 
-    /// What an attempt has received so far. The call's only attempt keeps it under its task's
-    /// lock (firing allocates no lock for it); an attempt of the loop, which may outlive its
-    /// successor's start, under one of its own.
-    struct State {
+    /// What the exchange has reported so far.
+    private struct State {
         var response: URLResponse?
         var body: Data?
         /// Body bytes received, for progress.
         var received: Int64 = 0
         var phase = Phase.collecting
+    }
+
+    /// What only an attempt of the loop keeps: kept apart so the call's only attempt (every
+    /// call without actions, mock firing's hot path) carries and copies none of it.
+    private struct Handover {
         /// Outcomes handed on but not yet taken by ``nextOutcome()``.
         var outcomes: [NetworkOutcome] = []
         var waiter: CheckedContinuation<NetworkOutcome, Never>?
@@ -164,8 +167,9 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
     let readsBodyAsItArrives: Bool
     private let streamsBody: Bool
     private let reportsProgress: Bool
-    /// The state of an attempt of the loop; `nil` for the only attempt, whose task keeps it.
-    private let ownState: Locked<State>?
+    private let state = Locked(State())
+    /// `nil` for the call's only attempt.
+    private let handover: Locked<Handover>?
     /// When the attempt was sent, for the outcome's duration: only actions see it, so only an
     /// attempt of the loop reads the clock.
     private let start: UInt64
@@ -178,12 +182,7 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
         reportsProgress = task.reportsProgress
         readsBodyAsItArrives = streamsBody || reportsProgress
         start = finishesTask ? 0 : DispatchTime.now().uptimeNanoseconds
-        ownState = finishesTask ? nil : Locked(State())
-    }
-
-    private func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        if let ownState { return ownState.withLock(body) }
-        return task.withAttemptState(body)
+        handover = finishesTask ? nil : Locked(Handover())
     }
 
     /// Starts the exchange on `session`; cancelling the task cancels it.
@@ -194,21 +193,21 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
         }
         let sessionTask = session.start(request, receiver: self)
         // Only the attempt loop stops an attempt itself; the task cancels the session task.
-        if !finishesTask { withState { $0.sessionTask = sessionTask } }
+        handover?.withLock { $0.sessionTask = sessionTask }
         task.onCancel(cancelling: sessionTask)
     }
 
     /// Stops the exchange: the loop has decided without the rest of it.
     func cancel() {
-        withState { $0.sessionTask }?.cancel()
+        handover?.withLock { $0.sessionTask }?.cancel()
     }
 
     /// Whether the loop was handed a streamed head that still waits for ``deliverBody()``.
-    var isAwaitingDecision: Bool { withState { $0.phase == .awaitingDecision } }
+    var isAwaitingDecision: Bool { state.withLock { $0.phase == .awaitingDecision } }
 
     /// Lets the body of a decided head through: the chunks kept so far, then each as it arrives.
     func deliverBody() {
-        withState { state in
+        state.withLock { state in
             guard state.phase == .awaitingDecision, let head = state.response else { return }
             state.phase = .streaming
             // Under the lock, so no chunk arriving now can overtake the kept ones.
@@ -221,12 +220,12 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
     /// The next outcome handed on to the loop: a streamed head, or the end of the attempt.
     func nextOutcome() async -> NetworkOutcome {
         await withCheckedContinuation { continuation in
-            let ready: NetworkOutcome? = withState { state in
-                if state.outcomes.isEmpty {
-                    state.waiter = continuation
+            let ready: NetworkOutcome? = handover?.withLock { handover in
+                if handover.outcomes.isEmpty {
+                    handover.waiter = continuation
                     return nil
                 }
-                return state.outcomes.removeFirst()
+                return handover.outcomes.removeFirst()
             }
             if let ready { continuation.resume(returning: ready) }
         }
@@ -236,17 +235,17 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
 
     func receive(_ head: URLResponse) {
         guard streamsBody, let http = head as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
-            withState { $0.response = head }
+            state.withLock { $0.response = head }
             return
         }
         if finishesTask {
-            withState { state in
+            state.withLock { state in
                 state.response = head
                 state.phase = .streaming
             }
             task.beginBody(head)
         } else {
-            withState { state in
+            state.withLock { state in
                 state.response = head
                 state.phase = .awaitingDecision
             }
@@ -257,7 +256,7 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
     }
 
     func receive(_ chunk: Data) {
-        let (isStreaming, received, expected) = withState { state -> (Bool, Int64, Int64?) in
+        let (isStreaming, received, expected) = state.withLock { state in
             state.received += Int64(chunk.count)
             let expected = reportsProgress ? state.response.map(\.expectedContentLength).flatMap { $0 >= 0 ? $0 : nil } : nil
             if state.phase == .streaming { return (true, state.received, expected) }
@@ -277,7 +276,7 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
     }
 
     func finish(_ error: (any Error)?) {
-        let (response, body) = withState { state in
+        let (response, body) = state.withLock { state in
             // A streamed body went to the task; one kept for a pending decision waits for it.
             (state.response, state.phase == .collecting ? state.body ?? (state.response == nil ? nil : Data()) : nil)
         }
@@ -300,12 +299,12 @@ final class Attempt: ResponseReceiver, NetworkSessionTask {
         }
         var timed = outcome
         timed.duration = TimeInterval(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000
-        let waiter: CheckedContinuation<NetworkOutcome, Never>? = withState { state in
-            guard let waiter = state.waiter else {
-                state.outcomes.append(timed)
+        let waiter: CheckedContinuation<NetworkOutcome, Never>? = handover?.withLock { handover in
+            guard let waiter = handover.waiter else {
+                handover.outcomes.append(timed)
                 return nil
             }
-            state.waiter = nil
+            handover.waiter = nil
             return waiter
         }
         waiter?.resume(returning: timed)

@@ -22,8 +22,6 @@ public final class NetworkTask: Sendable {
         /// Whether a streamed body has begun reaching ``bodyReceiver``.
         var hasBegunBody = false
         var cancellables: [any NetworkSessionTask] = []
-        /// The state of the call's only attempt (see ``Attempt/State``).
-        var attempt = Attempt.State()
     }
 
     /// Who receives the outcome: a closure, or (Salvo's own firing) a responder on its queue,
@@ -59,19 +57,6 @@ public final class NetworkTask: Sendable {
     /// Whether the call reads its body as it arrives.
     var streamsBody: Bool { bodyReceiver != nil }
 
-    /// Runs `body` on the state of the call's only attempt, under this task's lock; `body` must
-    /// not call back into the task.
-    /// Once the task has finished (or was cancelled), what still arrives is dropped.
-    func withAttemptState<Result>(_ body: (inout Attempt.State) -> Result) -> Result {
-        state.withLock { state in
-            guard !state.isFinished else {
-                var dropped = Attempt.State()
-                return body(&dropped)
-            }
-            return body(&state.attempt)
-        }
-    }
-
     /// Whether anybody listens to progress.
     var reportsProgress: Bool { progress != nil }
 
@@ -86,10 +71,13 @@ public final class NetworkTask: Sendable {
         switch recipient {
         case .closure(let deliver):
             deliver(outcome)
-        case .responder(let responder, .immediate):
-            responder.dispatch(outcome)
         case .responder(let responder, let queue):
-            queue.run { responder.dispatch(outcome) }
+            // One binding of the payload: a second pattern would copy the responder again.
+            if case .immediate = queue {
+                responder.dispatch(outcome)
+            } else {
+                queue.run { responder.dispatch(outcome) }
+            }
         }
     }
 
@@ -106,7 +94,6 @@ public final class NetworkTask: Sendable {
             guard !state.isFinished else { return nil }
             state.isFinished = true
             state.isCancelled = true
-            state.attempt = Attempt.State()
             defer { state.cancellables = [] }
             return state.cancellables
         }
@@ -142,8 +129,6 @@ public final class NetworkTask: Sendable {
             guard !state.isFinished else { return false }
             state.isFinished = true
             state.cancellables = []
-            // A kept task must not keep the body alive.
-            state.attempt = Attempt.State()
             return true
         }
         guard isFirst else { return false }

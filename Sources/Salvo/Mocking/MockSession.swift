@@ -67,26 +67,29 @@ public struct MockSession: NetworkSession {
         let response = response.next()
         let failure = draw.fails ? URLError(conditions.failure) : nil
         let delay = NetworkConditions.clampedDelay(response.latency + draw.delay)
-        let responses = responses, answer = answer, clock = clock
-        @Sendable func resolved() -> Result<MockResponse.Resolved, any Error> {
-            if let failure { return .failure(failure) }
-            return Self.follow(request, answeredBy: response, answer: answer, reusing: responses)
-        }
         let uploadLength = request.httpBody?.count ?? 0
         guard delay == 0, draw.bandwidth == nil else {
+            let responses = responses, answer = answer, clock = clock
             return MockSessionTask.start(reportingTo: receiver) { task in
                 try await task.send(uploadLength, bandwidth: draw.bandwidth, on: clock)
                 try await clock.sleep(for: delay)
-                try await task.deliver(resolved(), bandwidth: draw.bandwidth, on: clock)
+                let result = failure.map { .failure($0) } ?? Self.follow(request, answeredBy: response, answer: answer, reusing: responses)
+                try await task.deliver(result, bandwidth: draw.bandwidth, on: clock)
             }
         }
+        // Answered at once: no closure, no task, no thread hop (mock firing's hot path).
         if uploadLength > 0 { receiver.didSend(Int64(uploadLength), of: Int64(uploadLength)) }
-        let result = resolved()
+        if let failure {
+            receiver.finish(failure)
+            return FinishedSessionTask()
+        }
+        let result = Self.follow(request, answeredBy: response, answer: answer, reusing: responses)
         switch result {
         case .failure(let error):
             receiver.finish(error)
         case .success(let exchange):
             if let chunks = exchange.chunks, !BodyPacing(length: exchange.body.count, chunks: chunks, bandwidth: nil).isImmediate {
+                let clock = clock
                 return MockSessionTask.start(reportingTo: receiver) { try await $0.deliver(result, bandwidth: nil, on: clock) }
             }
             if let head = exchange.head { receiver.receive(head) }

@@ -13,9 +13,9 @@ import FoundationNetworking
 /// let response = try await upload.response
 /// ```
 ///
-/// `progress` holds only the newest report when you read slower than it arrives (at most 10 a
-/// second per direction), ends when the call does, and carries 100% exactly once per direction
-/// when the call succeeds. The call goes through its firing function and actions like any
+/// `progress` carries every report (at most 10 a second per direction, so a reader that falls
+/// behind holds a few small values, never a flood), ends when the call does, and carries 100%
+/// exactly once per direction when the call succeeds. The call goes through its firing function and actions like any
 /// firing; its own responder and callback queue are not used.
 public struct Transfer: Sendable {
     /// Upload and download progress while the call runs.
@@ -32,7 +32,7 @@ public struct Transfer: Sendable {
     }
 
     init(_ call: NetCall) {
-        let (progress, continuation) = AsyncStream.makeStream(of: TransferProgress.self, bufferingPolicy: .bufferingNewest(1))
+        let (progress, continuation) = AsyncStream.makeStream(of: TransferProgress.self, bufferingPolicy: .unbounded)
         let outcome = TransferOutcome()
         var reported = call
         reported.callbackQueue = .immediate
