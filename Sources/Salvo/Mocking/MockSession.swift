@@ -67,7 +67,8 @@ public struct MockSession: NetworkSession {
         let response = response.next()
         let failure = draw.fails ? URLError(conditions.failure) : nil
         let delay = NetworkConditions.clampedDelay(response.latency + draw.delay)
-        let uploadLength = request.httpBody?.count ?? 0
+        // A body streamed from files (multipart, `.file`) is reported at its length too.
+        let uploadLength = request.httpBody?.count ?? (request.httpBodyStream as? BodyStream).map { Int($0.length) } ?? 0
         guard delay == 0, draw.bandwidth == nil else {
             let responses = responses, answer = answer, clock = clock
             return MockSessionTask.start(reportingTo: receiver) { task in

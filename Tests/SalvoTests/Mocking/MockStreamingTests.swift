@@ -125,6 +125,17 @@ import SalvoTesting
         #expect(log.times.map { ($0 * 1_000).rounded() } == [50, 100, 125, 125, 125])
     }
 
+    @Test func aBodyStreamedFromAFileIsReportedSentAtItsLength() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("mock-upload-\(UUID().uuidString).bin")
+        try Data(count: 1_234).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let call = NetCall(server: ServerConfig(scheme: "https", host: "api.example"), endpoint: Endpoint(method: .put, path: "/photo", body: .file(file)))
+        let request = try call.builtRequest.get()
+        let log = ReceiverLog()
+        _ = MockSession { _ in .status(204) }.start(request, receiver: log)
+        #expect(log.reports == [.sent(1_234, of: 1_234), .head(status: 204), .finish(nil)])
+    }
+
     @Test func anUploadWithoutABandwidthIsReportedSentAtOnce() {
         let log = ReceiverLog()
         _ = MockSession { _ in .status(204) }.start(Self.request("PUT", body: Data(count: 42)), receiver: log)
