@@ -62,4 +62,45 @@ import Salvo
             Issue.record("unexpected \(error)")
         }
     }
+
+    // MARK: - Progress and downloads (the samples in "Progress" and "Downloads")
+
+    private final class Bar: Sendable {
+        private let fraction = Locked(0.0)
+        var value: Double {
+            get { fraction.withLock { $0 } }
+            set { fraction.withLock { $0 = newValue } }
+        }
+    }
+
+    @Test func followingProgressOffline() async throws {
+        let bar = Bar()
+        var call = NetCall(server: api, endpoint: .post("/photos", body: .data(Data(count: 20_000), contentType: "image/jpeg")))
+        call.firingFunction = .mock(.status(201), conditions: NetworkConditions(bandwidth: 200_000...200_000), clock: .immediate)
+        call.responder.progressHandler = { progress in
+            bar.value = progress.fractionCompleted ?? 0      // nil while the total is unknown
+        }
+
+        let photoCall = call
+        let upload = photoCall.transfer()
+        var lines: [String] = []
+        for await progress in upload.progress where progress.direction == .upload {
+            lines.append("\(progress.completedBytes) of \(progress.expectedBytes ?? 0)")
+        }
+        let response = try await upload.response
+        #expect(response.statusCode == 201)
+        #expect(lines.last == "20000 of 20000")
+    }
+
+    @Test func downloadingToAFile() async throws {
+        let documents = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-samples-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+        var reportCall = NetCall(server: api, endpoint: .get("/report"))
+        reportCall.firingFunction = .mock(.data(Data("%PDF".utf8), headers: ["Content-Type": "application/pdf"]))
+
+        let file = try await reportCall.download(to: documents.appendingPathComponent("report.pdf"))
+        #expect(file.byteCount == 4)
+        #expect(file.response.statusCode == 200)
+        #expect(try Data(contentsOf: file.url) == Data("%PDF".utf8))
+    }
 }
