@@ -130,7 +130,7 @@ extension NetCall {
 /// passes a 2xx head's body to the task as it arrives; with actions, it first hands the head to
 /// the attempt loop and keeps the chunks that arrive meanwhile until ``deliverBody()``. A head
 /// outside 2xx is collected whole in both cases: its body belongs to the error.
-final class Attempt: ResponseReceiver, NetworkSessionTask {
+final class Attempt: ResponseReceiver {
     private enum Phase {
         /// Collecting the body, to hand it on whole.
         case collecting

@@ -103,12 +103,8 @@ public struct JSONLines<Value: Decodable>: AsyncSequence, Sendable {
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> Value? {
             while let line = try await lines.next(isolation: actor) {
                 if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-                let data = Data(line.utf8)
-                do {
-                    return try decoder.decode(Value.self, from: data)
-                } catch {
-                    throw .decoding(DecodingFailure(error, body: data, type: Value.self))
-                }
+                // Never empty (blank lines are skipped), so this is a plain decode.
+                return try decode(Value.self, from: Data(line.utf8), decoder: decoder).get()
             }
             return nil
         }

@@ -39,14 +39,10 @@ extension NetCall {
         defer { try? FileManager.default.removeItem(at: partial.url) }
         let body = bytes()
         var byteCount: Int64 = 0
-        do {
-            for try await chunk in body {
-                try partial.write(chunk)
-                byteCount += Int64(chunk.count)
-            }
-        } catch {
-            body.task.cancel()
-            throw error
+        // A write that fails leaves the loop, and leaving it cancels the call.
+        for try await chunk in body {
+            try partial.write(chunk)
+            byteCount += Int64(chunk.count)
         }
         let response = try await body.response
         try partial.close()

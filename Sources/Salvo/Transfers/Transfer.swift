@@ -34,14 +34,10 @@ public struct Transfer: Sendable {
     init(_ call: NetCall) {
         let (progress, continuation) = AsyncStream.makeStream(of: TransferProgress.self, bufferingPolicy: .unbounded)
         let outcome = TransferOutcome()
-        var reported = call
-        reported.callbackQueue = .immediate
-        reported.responder = .reporting { result in
+        let task = call.fire(reporting: { result in
             outcome.resolve(with: result)
             continuation.finish()
-        }
-        reported.responder.progressHandler = { continuation.yield($0) }
-        let task = reported.fire()
+        }, progress: { continuation.yield($0) })
         continuation.onTermination = { termination in
             if case .cancelled = termination { task.cancel() }
         }
