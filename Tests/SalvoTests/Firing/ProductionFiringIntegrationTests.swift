@@ -108,7 +108,8 @@ import Testing
 
     @Test func cancellingMidFlightDeliversCancelledOnce() async throws {
         let recorder = HandlerRecorder()
-        let call = NetCall(server: try await .loopback(), endpoint: .get("/slow", query: ["delay": "2"]), responder: recorder.responder, callbackQueue: .immediate)
+        // Answered after 5 s, so a loaded machine (TSan) still cancels long before the answer.
+        let call = NetCall(server: try await .loopback(), endpoint: .get("/slow", query: ["delay": "5"]), responder: recorder.responder, callbackQueue: .immediate)
         let task = call.fire()
         try await Task.sleep(nanoseconds: 200_000_000)
         task.cancel()
