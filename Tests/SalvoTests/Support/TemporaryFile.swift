@@ -31,3 +31,15 @@ final class TemporaryFile: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 }
+
+/// A fresh, empty folder under the temporary directory, for files a test lets Salvo write.
+func temporaryFolder(_ prefix: String = "salvo-test") throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
+
+/// The names in `folder`, hidden ones too, sorted.
+func fileNames(in folder: URL) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+}

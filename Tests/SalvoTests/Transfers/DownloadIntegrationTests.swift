@@ -11,19 +11,9 @@ import Salvo
         NetCall(server: ServerConfig(scheme: "http", host: "127.0.0.1", port: try await LoopbackServer.port()), endpoint: .get(path, query: query))
     }
 
-    private func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-downloads-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
-    private func contents(of folder: URL) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-    }
-
     @Test(arguments: [false, true])
     func aBodyIsSavedWholeAtTheDestination(chunked: Bool) async throws {
-        let folder = try folder()
+        let folder = try temporaryFolder("salvo-downloads")
         let destination = folder.appendingPathComponent("pattern.bin")
         let file = try await call("/stream/bytes", query: ["n": "6000000", "chunked": chunked ? "1" : "0"]).download(to: destination)
         #expect(file.url == destination)
@@ -32,11 +22,11 @@ import Salvo
         let saved = try Data(contentsOf: destination)
         #expect(saved.count == 6_000_000)
         #expect(saved.prefix(502) == Data((0..<502).map { UInt8($0 % 251) }))
-        #expect(try contents(of: folder) == ["pattern.bin"], "no temporary file is left")
+        #expect(try fileNames(in: folder) == ["pattern.bin"], "no temporary file is left")
     }
 
     @Test func aRefusedStatusLeavesTheDestinationAsItWas() async throws {
-        let folder = try folder()
+        let folder = try temporaryFolder("salvo-downloads")
         let destination = folder.appendingPathComponent("report.json")
         try Data("previous".utf8).write(to: destination)
         let notFound = try await call("/status/404")
@@ -47,11 +37,11 @@ import Salvo
             #expect(error.statusCode == 404)
         }
         #expect(try Data(contentsOf: destination) == Data("previous".utf8))
-        #expect(try contents(of: folder) == ["report.json"])
+        #expect(try fileNames(in: folder) == ["report.json"])
     }
 
     @Test func aCancelledDownloadLeavesNoFile() async throws {
-        let folder = try folder()
+        let folder = try temporaryFolder("salvo-downloads")
         let destination = folder.appendingPathComponent("slow.bin")
         let download = Task { try await call("/stream/drip", query: ["n": "100", "interval": "0.05"]).download(to: destination) }
         try await Task.sleep(for: .milliseconds(500))
@@ -62,7 +52,7 @@ import Salvo
             return
         }
         #expect(error.isCancelled)
-        #expect(try contents(of: folder).isEmpty)
+        #expect(try fileNames(in: folder).isEmpty)
     }
 
     @Test func aMissingFolderFailsBeforeAnythingIsSent() async throws {
@@ -81,7 +71,7 @@ import Salvo
     }
 
     @Test func anExistingFileIsKeptWhenItMayNotBeReplaced() async throws {
-        let folder = try folder()
+        let folder = try temporaryFolder("salvo-downloads")
         let destination = folder.appendingPathComponent("keep.bin")
         try Data("mine".utf8).write(to: destination)
         let small = try await call("/stream/bytes", query: ["n": "10"])
