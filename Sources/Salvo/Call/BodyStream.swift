@@ -89,6 +89,23 @@ final class BodyStream: InputStream {
     /// How many bytes the stream sends.
     var length: Int64 { segments.reduce(0) { $0 + $1.count } }
 
+    /// The whole body, read by a stream of its own (this one is left as it is); `nil` when it is
+    /// longer than `limit` bytes or a file can no longer be read as it was.
+    func contents(limit: Int64) -> Data? {
+        guard length <= limit else { return nil }
+        let copy = BodyStream(segments, of: body)
+        copy.open()
+        defer { copy.close() }
+        var data = Data(capacity: Int(length))
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = copy.read(&buffer, maxLength: buffer.count)
+            if count < 0 { return nil }
+            if count == 0 { return data }
+            data.append(buffer, count: count)
+        }
+    }
+
     /// Why the last read failed, naming the file; `nil` while all is well.
     var failure: String? { state.withLock { $0.failure } }
 
