@@ -89,11 +89,16 @@ final class BodyStream: InputStream {
     /// How many bytes the stream sends.
     var length: Int64 { segments.reduce(0) { $0 + $1.count } }
 
+    /// A new, unopened stream over the same body, for sending it again from its first byte.
+    func restarted() -> BodyStream {
+        BodyStream(segments, of: body)
+    }
+
     /// The whole body, read by a stream of its own (this one is left as it is); `nil` when it is
     /// longer than `limit` bytes or a file can no longer be read as it was.
     func contents(limit: Int64) -> Data? {
         guard length <= limit else { return nil }
-        let copy = BodyStream(segments, of: body)
+        let copy = restarted()
         copy.open()
         defer { copy.close() }
         var data = Data(capacity: Int(length))
