@@ -29,10 +29,10 @@ public final class URLProtocolStub: Sendable {
         key = "salvo-stub-" + UUID().uuidString
         state = StubState(mock: MockSession(conditions: conditions, answer: answer))
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.protocolClasses = [StubURLProtocol.self]
+        configuration.protocolClasses = [StubLoader.self]
         configuration.urlCache = nil
         urlSession = URLSession(configuration: configuration)
-        StubURLProtocol.register(state, for: key)
+        StubLoader.register(state, for: key)
     }
 
     /// A stub answering every request with `response`.
@@ -46,7 +46,7 @@ public final class URLProtocolStub: Sendable {
     }
 
     deinit {
-        StubURLProtocol.unregister(key)
+        StubLoader.unregister(key)
         urlSession.finishTasksAndInvalidate()
     }
 
