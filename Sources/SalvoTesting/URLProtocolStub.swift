@@ -50,7 +50,7 @@ public final class URLProtocolStub: Sendable {
         urlSession.finishTasksAndInvalidate()
     }
 
-    /// A ``NetworkSession`` sending through ``urlSession`` with each task tagged for this stub.
+    /// A `NetworkSession` sending through ``urlSession`` with each task tagged for this stub.
     public var session: any NetworkSession { StubbedSession(urlSession: urlSession, key: key) }
 
     /// `.session(session)`: fire calls through the real `URLSession` and this stub.
