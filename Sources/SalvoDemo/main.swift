@@ -49,6 +49,6 @@ print("Salvo demo: a book catalogue (\(origin))\n")
 do {
     try await CatalogTour(api: CatalogAPI(environment: environment), say: { print($0) }).run()
 } catch {
-    let hint = arguments.liveURL == nil ? "" : "\nIs the server running? python3 Tests/SalvoTests/Support/loopback_server.py --port 8080 --no-stdin-watch"
+    let hint = arguments.liveURL == nil ? "" : "\nIs the server running? python3 Tests/SalvoTests/Transport/Support/Servers/loopback_server.py --port 8080 --no-stdin-watch"
     fail(error.message + hint, code: 1)
 }

@@ -55,27 +55,6 @@ final class ScriptedSession: NetworkSession {
 }
 
 
-/// Lines collected from many threads, e.g. a logging sink or an action's trace.
-final class Transcript: Sendable {
-    private let lines = Locked<[String]>([])
-
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-    var all: [String] { lines.withLock { $0 } }
-    var text: String { all.joined(separator: "\n") }
-}
-
-/// What `call.response()` produced, bounded in time; a timeout is recorded as a test issue.
-func result(of call: NetCall, timeout: Double = 10) async -> Result<NetworkResponse, NetworkError> {
-    do {
-        return .success(try await withTimeout(timeout) { try await call.response() })
-    } catch let error as NetworkError {
-        return .failure(error)
-    } catch {
-        Issue.record("\(call.endpoint.method) \(call.endpoint.path): \(error)")
-        return .failure(.cancelled)
-    }
-}
-
 /// A one-shot event a test can await (bounded), fired from any thread.
 final class Signal: Sendable {
     private let state = Locked<(isFired: Bool, waiters: [UUID: CheckedContinuation<Void, Never>])>((false, [:]))

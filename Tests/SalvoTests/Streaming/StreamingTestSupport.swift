@@ -66,29 +66,6 @@ func refusal(_ body: () throws -> some Any) throws -> ResponseProblem {
     return problem
 }
 
-/// Reads `sequence` to its end, failing with `TimedOut` after `seconds`: every element, and the
-/// error it ended with (`nil` for a normal end).
-func readAll<Sequence: AsyncSequence & Sendable>(
-    _ sequence: Sequence,
-    within seconds: Double = 10
-) async throws -> (elements: [Sequence.Element], error: NetworkError?) where Sequence.Failure == NetworkError, Sequence.Element: Sendable {
-    try await withTimeout(seconds) { await read(sequence) }
-}
-
-/// Reads `sequence` to its end without a time limit, for a task the test cancels (a time limit's
-/// own task would throw `CancellationError` first): every element, and the error it ended with.
-func read<Sequence: AsyncSequence>(
-    _ sequence: Sequence
-) async -> (elements: [Sequence.Element], error: NetworkError?) where Sequence.Failure == NetworkError {
-    var elements: [Sequence.Element] = []
-    do throws(NetworkError) {
-        for try await element in sequence { elements.append(element) }
-        return (elements, nil)
-    } catch {
-        return (elements, error)
-    }
-}
-
 /// A ``NetworkClock`` that never waits but remembers every wait asked of it.
 final class RecordingClock: Sendable {
     private let recorded = Locked<[TimeInterval]>([])

@@ -6,7 +6,7 @@ import Testing
 @testable import Salvo
 import SalvoTesting
 
-/// Records real exchanges with the loopback server, then replays them with a firing function
+/// Records real exchanges with the loopback server over each transport, then replays them with a firing function
 /// that has no network access at all, and checks the server saw no further request.
 ///
 /// The shared loopback server cannot be stopped (other suites use it), so "offline" is shown by
@@ -16,7 +16,8 @@ import SalvoTesting
         let name: String
     }
 
-    @Test func recordThenReplayGivesIdenticalHandlersAndValuesWithoutTheServer() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func recordThenReplayGivesIdenticalHandlersAndValuesWithoutTheServer(over transport: TransportUnderTest) async throws {
         let folder = try TemporaryFolder()
         let key = uniqueKey()
         let server = try await ServerConfig.loopback(defaultHeaders: ["Authorization": "Bearer live-secret"])
@@ -31,7 +32,7 @@ import SalvoTesting
         }
 
         var recorded: [[ResponderEvent]] = []
-        for call in calls(.recording(to: folder.url)) { recorded.append(await call.fireAndRecord()) }
+        for call in calls(.recording(to: folder.url, through: transport.session)) { recorded.append(await call.fireAndRecord()) }
         let recordedEcho = try JSONDecoder().decode(Echo.self, from: try Self.body(recorded[1]))
         let serverCount = try await LoopbackServer.count(path: "/echo/\(key)/items")
         #expect(serverCount == 2)
@@ -63,11 +64,12 @@ import SalvoTesting
         }
     }
 
-    @Test func replayWithSimulatedLatencyStillAnswersOffline() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func replayWithSimulatedLatencyStillAnswersOffline(over transport: TransportUnderTest) async throws {
         let folder = try TemporaryFolder()
         let key = uniqueKey()
         let server = try await ServerConfig.loopback()
-        var call = NetCall(server: server, endpoint: .get("/echo/\(key)"), callbackQueue: .immediate, firingFunction: .recording(to: folder.url))
+        var call = NetCall(server: server, endpoint: .get("/echo/\(key)"), callbackQueue: .immediate, firingFunction: .recording(to: folder.url, through: transport.session))
         let live = try await call.response().data
         call.firingFunction = .replaying(from: folder.url, conditions: NetworkConditions(latency: 0.05...0.1, seed: 3))
         #expect(try await call.response().data == live)
@@ -76,12 +78,13 @@ import SalvoTesting
 
     /// A list reached through a redirect whose next links are relative to the page's URL: replay
     /// resolves them against the URL the response came from, as production does.
-    @Test func aPagerBehindARedirectWalksTheSamePagesInReplay() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aPagerBehindARedirectWalksTheSamePagesInReplay(over transport: TransportUnderTest) async throws {
         let folder = try TemporaryFolder()
         let key = uniqueKey()
         let list = "/relative/\(key)/items"
         let recording = NetCall(server: try await .loopback(), endpoint: .get("/redirect", query: ["to": "\(list)?pages=3"]),
-                                firingFunction: .recording(to: folder.url))
+                                firingFunction: .recording(to: folder.url, through: transport.session))
         func walk(_ call: NetCall) async throws -> [Int] {
             let pager = Pager(call: call, strategy: .linkHeader(), decoder: .array(), id: \ListItem.id)
             try await withTimeout { await pager.loadPagesUntilEndOrError() }
@@ -97,11 +100,12 @@ import SalvoTesting
         #expect(try await LoopbackServer.count(path: list) == served, "replay must not reach the server")
     }
 
-    @Test func replayReportsTheURLARedirectEndedAt() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func replayReportsTheURLARedirectEndedAt(over transport: TransportUnderTest) async throws {
         let folder = try TemporaryFolder()
         let key = uniqueKey()
         let recording = NetCall(server: try await .loopback(), endpoint: .get("/redirect", query: ["to": "/echo/\(key)/landed"]),
-                                firingFunction: .recording(to: folder.url))
+                                firingFunction: .recording(to: folder.url, through: transport.session))
         let live = try await withTimeout { try await recording.response() }
         var replaying = recording
         replaying.firingFunction = .replaying(from: folder.url)

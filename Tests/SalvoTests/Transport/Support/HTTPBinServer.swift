@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// httpbin (PyPI `httpbin`) under gunicorn, started once per test process on an ephemeral
-/// 127.0.0.1 port by `httpbin_server.py`, for the interop suites in `Tests/SalvoTests/Interop/`.
+/// 127.0.0.1 port by `Servers/httpbin_server.py`, for the interop suites in `Tests/SalvoTests/Transport/Interop/`.
 ///
 /// The Python comes from `SALVO_HTTPBIN_PYTHON`, else `.build-httpbin-venv/bin/python` in the
 /// package root (`.ci/run` creates it). Without either the interop suites are skipped, unless
@@ -46,8 +46,10 @@ enum HTTPBinServer {
 
     /// `SALVO_HTTPBIN_PYTHON`, else the package's `.build-httpbin-venv/bin/python`, if executable.
     private static let python: URL? = {
-        let packageRoot = URL(fileURLWithPath: #filePath)
+        // The real path: the packages that share this file reach it through a linked folder.
+        let packageRoot = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
             .deletingLastPathComponent()   // Support
+            .deletingLastPathComponent()   // Transport
             .deletingLastPathComponent()   // SalvoTests
             .deletingLastPathComponent()   // Tests
             .deletingLastPathComponent()
@@ -68,7 +70,7 @@ enum HTTPBinServer {
         }
         let script = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent()
-            .appendingPathComponent("httpbin_server.py")
+            .appendingPathComponent("Servers/httpbin_server.py")
         return try await ServerProcess.launch(
             name: "httpbin (\(python.path) \(script.lastPathComponent))",
             executable: python,

@@ -13,20 +13,15 @@ import Testing
         let note: String
     }
 
-    private let httpbin: HTTPBin
-
-    init() async throws {
-        httpbin = try await HTTPBin()
-    }
-
     /// As browsers and Apple platforms do: 303 turns every method into a GET, 301 and 302 turn a
     /// POST into a GET, and a GET drops the body; every other redirect keeps method and body.
     private static func expectedMethod(after code: Int, for method: HTTPMethod) -> HTTPMethod {
         code == 303 || ((code == 301 || code == 302) && method == .post) ? .get : method
     }
 
-    @Test(arguments: [301, 302, 303, 307, 308], [HTTPMethod.get, .post, .put, .patch, .delete])
-    func aRedirectKeepsOrDropsMethodAndBodyByItsCode(code: Int, method: HTTPMethod) async throws {
+    @Test(arguments: TransportUnderTest.all(with: [301, 302, 303, 307, 308], [HTTPMethod.get, .post, .put, .patch, .delete]))
+    func aRedirectKeepsOrDropsMethodAndBodyByItsCode(over transport: TransportUnderTest, code: Int, method: HTTPMethod) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let payload = Payload(note: "sent with \(method) to a \(code)")
         let endpoint = Endpoint(
             method: method,
@@ -52,8 +47,9 @@ import Testing
         }
     }
 
-    @Test(arguments: ["/redirect/5", "/absolute-redirect/5", "/relative-redirect/5", "/redirect/19"])
-    func aChainOfRedirectsEndsAtItsTargetWithTheFinalURL(_ path: String) async throws {
+    @Test(arguments: TransportUnderTest.all, ["/redirect/5", "/absolute-redirect/5", "/relative-redirect/5", "/redirect/19"])
+    func aChainOfRedirectsEndsAtItsTargetWithTheFinalURL(over transport: TransportUnderTest, _ path: String) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let response = try await withTimeout { try await httpbin.call(.get(EndpointPath(path))).response() }
         #expect(response.statusCode == 200)
         #expect(response.url?.path == "/get")
@@ -61,15 +57,18 @@ import Testing
         #expect(echo.url?.hasSuffix("/get") == true)
     }
 
-    @Test(arguments: ["/redirect/25", "/absolute-redirect/25", "/relative-redirect/25"])
-    func tooManyRedirectsEndTheCallWithATransportError(_ path: String) async throws {
+    @Test(arguments: TransportUnderTest.all, ["/redirect/25", "/absolute-redirect/25", "/relative-redirect/25"])
+    func tooManyRedirectsEndTheCallWithATransportError(over transport: TransportUnderTest, _ path: String) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(.get(EndpointPath(path)))
         let failure = await networkError(within: 20) { try await call.response() }
         guard case .transport(let error)? = failure else { Issue.record("got \(String(describing: failure))"); return }
         #expect(error.code == .httpTooManyRedirects)
     }
 
-    @Test func aBodySurvivesTwoRedirectsThatKeepTheMethod() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aBodySurvivesTwoRedirectsThatKeepTheMethod(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let second = "/redirect-to?url=/anything/twice&status_code=308"
         let endpoint = Endpoint.post("/redirect-to", query: ["url": second, "status_code": "307"], json: Payload(note: "twice"))
         let response = try await withTimeout { try await httpbin.call(endpoint).response() }
@@ -105,8 +104,9 @@ import Testing
         }
     }
 
-    @Test(arguments: [301, 302, 303, 307, 308], Elsewhere.allCases)
-    func credentialsDoNotFollowARedirectToAnotherOrigin(code: Int, elsewhere: Elsewhere) async throws {
+    @Test(arguments: TransportUnderTest.all(with: [301, 302, 303, 307, 308], Elsewhere.allCases))
+    func credentialsDoNotFollowARedirectToAnotherOrigin(over transport: TransportUnderTest, code: Int, elsewhere: Elsewhere) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let token = AuthTokenAction { "secret-token" }
         let apiKey = AuthTokenAction(headerName: "X-Api-Key", scheme: "") { "secret-key" }
         let endpoint = Endpoint.put(
@@ -124,8 +124,9 @@ import Testing
         #expect(String(decoding: seen.body, as: UTF8.self) == (code == 303 ? "" : "payload"))
     }
 
-    @Test(arguments: [302, 307])
-    func credentialsFollowARedirectOnTheSameOrigin(code: Int) async throws {
+    @Test(arguments: TransportUnderTest.all, [302, 307])
+    func credentialsFollowARedirectOnTheSameOrigin(over transport: TransportUnderTest, code: Int) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let endpoint = Endpoint.get("/redirect-to", query: ["url": "/anything/landed", "status_code": "\(code)"], headers: ["Cookie": "session=mine"])
             .requiringAuthentication()
         let echo = try await withTimeout {

@@ -2,36 +2,36 @@ import Foundation
 import Testing
 @testable import Salvo
 
-/// The pager firing real requests at the loopback server's `/list/<key>/…` routes.
+/// The pager firing real requests over each transport at the loopback server's `/list/<key>/…` routes.
 @Suite struct PagerIntegrationTests {
-    private func pager(_ list: PagedList, key: String, _ query: KeyValuePairs<String, String> = [:]) async throws -> Pager<ListItem> {
+    private func pager(_ list: PagedList, key: String, _ query: KeyValuePairs<String, String> = [:], over transport: TransportUnderTest) async throws -> Pager<ListItem> {
         let items = query.map { URLQueryItem(name: $0.key, value: $0.value) }
-        return try await list.pager(server: .loopback(), firing: .production, key: key, query: items)
+        return try await list.pager(server: .loopback(), firing: transport.firing, key: key, query: items)
     }
 
-    @Test(arguments: PagedList.allCases)
-    func loadsAListWhoseLengthIsNotAMultipleOfThePageSize(_ list: PagedList) async throws {
+    @Test(arguments: TransportUnderTest.all, PagedList.allCases)
+    func loadsAListWhoseLengthIsNotAMultipleOfThePageSize(over transport: TransportUnderTest, _ list: PagedList) async throws {
         let key = uniqueKey()
-        let pager = try await pager(list, key: key, ["total": "95"])
+        let pager = try await pager(list, key: key, ["total": "95"], over: transport)
         try await withTimeout { await pager.loadPagesUntilEndOrError() }
         #expect(pager.items.map(\.id) == Array(1...95))
         #expect(!pager.hasMore && pager.error == nil && pager.state.pageCount == 10)
         #expect(try await LoopbackServer.count(path: list.path(key: key)) == 10)
     }
 
-    @Test(arguments: PagedList.allCases)
-    func emptyListEndsAfterOneRequest(_ list: PagedList) async throws {
+    @Test(arguments: TransportUnderTest.all, PagedList.allCases)
+    func emptyListEndsAfterOneRequest(over transport: TransportUnderTest, _ list: PagedList) async throws {
         let key = uniqueKey()
-        let pager = try await pager(list, key: key, ["total": "0"])
+        let pager = try await pager(list, key: key, ["total": "0"], over: transport)
         try await withTimeout { await pager.loadPagesUntilEndOrError() }
         #expect(pager.items.isEmpty && !pager.hasMore && pager.error == nil)
         #expect(try await LoopbackServer.count(path: list.path(key: key)) == 1)
     }
 
-    @Test(arguments: PagedList.allCases)
-    func failureOnPage3ThenRetryResumesAtPage3(_ list: PagedList) async throws {
+    @Test(arguments: TransportUnderTest.all, PagedList.allCases)
+    func failureOnPage3ThenRetryResumesAtPage3(over transport: TransportUnderTest, _ list: PagedList) async throws {
         let key = uniqueKey()
-        let pager = try await pager(list, key: key, ["fail_page": "3", "fail_times": "1"])
+        let pager = try await pager(list, key: key, ["fail_page": "3", "fail_times": "1"], over: transport)
         try await withTimeout { await pager.loadPagesUntilEndOrError() }
         #expect(pager.items.map(\.id) == Array(1...20))
         #expect(pager.error?.statusCode == 500 && pager.hasMore)
@@ -42,11 +42,11 @@ import Testing
         #expect(try await LoopbackServer.count(path: list.path(key: key)) == 11)
     }
 
-    @Test(arguments: PagedList.allCases)
-    func refreshWhilePage4IsInFlightReplacesTheItemsAndDropsPage4(_ list: PagedList) async throws {
+    @Test(arguments: TransportUnderTest.all, PagedList.allCases)
+    func refreshWhilePage4IsInFlightReplacesTheItemsAndDropsPage4(over transport: TransportUnderTest, _ list: PagedList) async throws {
         let key = uniqueKey()
         let path = list.path(key: key)
-        let pager = try await pager(list, key: key, ["delay_page": "4", "delay": "3"])
+        let pager = try await pager(list, key: key, ["delay_page": "4", "delay": "3"], over: transport)
         try await withTimeout { for _ in 1...3 { await pager.loadNextPage() } }
         pager.startLoadingNextPage()
         try await waitUntil { try await LoopbackServer.count(path: path) == 4 }
@@ -61,9 +61,10 @@ import Testing
         #expect(pager.items.map(\.id) == Array(1...20))
     }
 
-    @Test func twentyConcurrentCallsWhileThePageIsInFlightRequestItOnce() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func twentyConcurrentCallsWhileThePageIsInFlightRequestItOnce(over transport: TransportUnderTest) async throws {
         let key = uniqueKey()
-        let pager = try await pager(.pageNumber, key: key, ["delay_page": "1", "delay": "3"])
+        let pager = try await pager(.pageNumber, key: key, ["delay_page": "1", "delay": "3"], over: transport)
         try await withTimeout {
             await withTaskGroup(of: Void.self) { group in
                 for _ in 1...20 { group.addTask { await pager.loadNextPage() } }
@@ -73,10 +74,10 @@ import Testing
         #expect(try await LoopbackServer.count(path: PagedList.pageNumber.path(key: key)) == 1)
     }
 
-    @Test(arguments: PagedList.allCases)
-    func twentyConcurrentLoadersRequestEveryPageExactlyOnce(_ list: PagedList) async throws {
+    @Test(arguments: TransportUnderTest.all, PagedList.allCases)
+    func twentyConcurrentLoadersRequestEveryPageExactlyOnce(over transport: TransportUnderTest, _ list: PagedList) async throws {
         let key = uniqueKey()
-        let pager = try await pager(list, key: key)
+        let pager = try await pager(list, key: key, over: transport)
         try await withTimeout {
             await withTaskGroup(of: Void.self) { group in
                 for _ in 1...20 {
@@ -88,10 +89,10 @@ import Testing
         #expect(try await LoopbackServer.count(path: list.path(key: key)) == 10)
     }
 
-    @Test(arguments: ["elsewhere.invalid", "127.0.0.1:1"])
-    func nextLinkToAnotherHostIsAnErrorNotARequest(_ nextHost: String) async throws {
+    @Test(arguments: TransportUnderTest.all, ["elsewhere.invalid", "127.0.0.1:1"])
+    func nextLinkToAnotherHostIsAnErrorNotARequest(over transport: TransportUnderTest, _ nextHost: String) async throws {
         let key = uniqueKey()
-        let pager = try await pager(.linkHeader, key: key, ["next_host": nextHost])
+        let pager = try await pager(.linkHeader, key: key, ["next_host": nextHost], over: transport)
         try await withTimeout { await pager.loadPagesUntilEndOrError() }
         #expect(pager.items.map(\.id) == Array(1...10))
         #expect(!pager.hasMore)
@@ -103,29 +104,32 @@ import Testing
         #expect(try await LoopbackServer.count(path: PagedList.linkHeader.path(key: key)) == 1)
     }
 
-    @Test func relativeNextLinksAreFollowed() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func relativeNextLinksAreFollowed(over transport: TransportUnderTest) async throws {
         let key = uniqueKey()
-        let pager = try await pager(.linkHeader, key: key, ["link_style": "relative"])
+        let pager = try await pager(.linkHeader, key: key, ["link_style": "relative"], over: transport)
         try await withTimeout { await pager.loadPagesUntilEndOrError() }
         #expect(pager.items.map(\.id) == Array(1...95))
     }
 
-    @Test func serverAPIRouteIsNotRepeatedOnLinkedPages() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func serverAPIRouteIsNotRepeatedOnLinkedPages(over transport: TransportUnderTest) async throws {
         let key = uniqueKey()
         let call = try await NetCall(server: .loopback(apiRoute: "list"), endpoint: .get("/\(key)/link", query: ["per_page": "30"]),
-                                     firingFunction: .production)
+                                     firingFunction: transport.firing)
         let pager = Pager(call: call, strategy: .linkHeader(), decoder: .array(), id: \ListItem.id)
         try await withTimeout { await pager.loadPagesUntilEndOrError() }
         #expect(pager.items.map(\.id) == Array(1...95))
         #expect(try await LoopbackServer.count(path: "/list/\(key)/link") == 4)
     }
 
-    @Test func refresherAndGroupRefreshAgainstTheServer() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func refresherAndGroupRefreshAgainstTheServer(over transport: TransportUnderTest) async throws {
         struct Summary: Decodable, Sendable { let total: Int }
         let key = uniqueKey()
-        let summary = try await Refresher(call: NetCall(server: .loopback(), endpoint: .get("/list/\(key)/pages", query: ["total": "42"])),
+        let summary = try await Refresher(call: NetCall(server: .loopback(), endpoint: .get("/list/\(key)/pages", query: ["total": "42"]), firingFunction: transport.firing),
                                           as: Summary.self)
-        let pager = try await pager(.offset, key: key)
+        let pager = try await pager(.offset, key: key, over: transport)
         try await withTimeout { await RefreshGroup(summary, pager).refresh() }
         #expect(summary.value?.total == 42)
         #expect(pager.items.map(\.id) == Array(1...10))

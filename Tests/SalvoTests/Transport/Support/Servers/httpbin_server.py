@@ -12,7 +12,7 @@ Binds 127.0.0.1 only (port 0, the default, picks a free port) and prints exactly
 "PORT <n>" to stdout once gunicorn listens, nothing else to stdout. It exits when its stdin
 reaches EOF, so it dies with the test process holding the other end of the pipe; pass
 --no-stdin-watch when running it by hand:
-    .build-httpbin-venv/bin/python Tests/SalvoTests/Support/httpbin_server.py --port 8081 --no-stdin-watch
+    .build-httpbin-venv/bin/python Tests/SalvoTests/Transport/Support/Servers/httpbin_server.py --port 8081 --no-stdin-watch
 """
 
 import argparse

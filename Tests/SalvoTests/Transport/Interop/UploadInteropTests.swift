@@ -17,12 +17,6 @@ import Testing
         let data: String?
     }
 
-    private let httpbin: HTTPBin
-
-    init() async throws {
-        httpbin = try await HTTPBin()
-    }
-
     private func temporaryFile(_ name: String, _ contents: Data) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-interop-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -31,7 +25,9 @@ import Testing
         return url
     }
 
-    @Test func aStreamedFormArrivesAsFieldsAndFiles() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aStreamedFormArrivesAsFieldsAndFiles(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let notes = try temporaryFile("notes.txt", Data("line one\nline two\n".utf8))
         let photo = try temporaryFile("photo.png", Data([0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF, 0x10]))
         defer { [notes, photo].forEach { try? FileManager.default.removeItem(at: $0.deletingLastPathComponent()) } }
@@ -50,7 +46,9 @@ import Testing
         #expect(echo.headers["Content-Type"] == body.contentType)
     }
 
-    @Test func anInMemoryFormArrivesWithItsLength() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func anInMemoryFormArrivesWithItsLength(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let body = RequestBody.multipart([.field("a", "1"), .data(Data("hello".utf8), name: "b", fileName: "b.txt", contentType: "text/plain")])
         let echo = try await withTimeout { try await httpbin.call(.post("/anything", body: body)).value(as: FormEcho.self) }
         #expect(echo.form["a"] == "1")
@@ -58,7 +56,9 @@ import Testing
         #expect(echo.headers["Content-Length"] == String(body.data?.count ?? -1))
     }
 
-    @Test func aRawFileArrivesAsTheBody() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aRawFileArrivesAsTheBody(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let file = try temporaryFile("payload.json", Data(#"{"answer":42}"#.utf8))
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let echo = try await withTimeout { try await httpbin.call(.put("/anything", body: .file(file))).value(as: HTTPBinEcho.self) }

@@ -33,14 +33,9 @@ import Testing
         }
     }
 
-    private let httpbin: HTTPBin
-
-    init() async throws {
-        httpbin = try await HTTPBin()
-    }
-
-    @Test(arguments: [HTTPMethod.post, .put, .patch, .delete], Body.allCases)
-    func aBodyArrivesExactlyAsSent(method: HTTPMethod, body: Body) async throws {
+    @Test(arguments: TransportUnderTest.all(with: [HTTPMethod.post, .put, .patch, .delete], Body.allCases))
+    func aBodyArrivesExactlyAsSent(over transport: TransportUnderTest, method: HTTPMethod, body: Body) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let endpoint = Endpoint(method: method, path: "/anything/\(method.rawValue.lowercased())", body: body.request)
         let echo = try await withTimeout { try await httpbin.call(endpoint).value(as: HTTPBinEcho.self) }
         #expect(echo.method == method.rawValue)
@@ -71,8 +66,9 @@ import Testing
         }
     }
 
-    @Test(arguments: [HTTPMethod.get, .post, .put, .patch, .delete, .trace])
-    func theQueryAndHeadersArriveWithEveryMethod(_ method: HTTPMethod) async throws {
+    @Test(arguments: TransportUnderTest.all, [HTTPMethod.get, .post, .put, .patch, .delete, .trace])
+    func theQueryAndHeadersArriveWithEveryMethod(over transport: TransportUnderTest, _ method: HTTPMethod) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let endpoint = Endpoint(
             method: method,
             path: "/anything/\("a b/c")",
@@ -88,7 +84,9 @@ import Testing
         #expect(echo.url?.contains("/anything/a%20b/c?") == true, "\(echo.url ?? "no url")")
     }
 
-    @Test func serverDefaultsAndEndpointHeadersBothArriveAndTheEndpointWins() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func serverDefaultsAndEndpointHeadersBothArriveAndTheEndpointWins(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         var server = httpbin.server
         server.defaultHeaders = ["X-Client": "salvo-tests", "X-Override": "server", "User-Agent": "Salvo-Interop/1.0"]
         server.defaultQuery = [URLQueryItem(name: "api_key", value: "k1")]
@@ -100,21 +98,27 @@ import Testing
         #expect(echo.args == ["api_key": "k1"])
     }
 
-    @Test func aHEADRequestGetsTheHeadersWithoutABody() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aHEADRequestGetsTheHeadersWithoutABody(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let response = try await withTimeout { try await httpbin.call(.head("/anything")).response() }
         #expect(response.statusCode == 200)
         #expect(response.data.isEmpty)
         #expect(response.headers["Content-Type"] == "application/json")
     }
 
-    @Test func anOPTIONSRequestListsTheAllowedMethods() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func anOPTIONSRequestListsTheAllowedMethods(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let response = try await withTimeout { try await httpbin.call(Endpoint(method: .options, path: "/anything")).response() }
         #expect(response.statusCode == 200)
         let allowed = Set((response.headers["Allow"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         #expect(allowed.isSuperset(of: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE"]))
     }
 
-    @Test func aTypedCallDecodesTheEchoAndBindsItsErrorBody() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aTypedCallDecodesTheEchoAndBindsItsErrorBody(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(.post("/anything", json: Body.sampleBook)).returning(HTTPBinEcho.self, errorBody: String.self)
         let response = try await withTimeout { try await call.response() }
         #expect(response.statusCode == 200)

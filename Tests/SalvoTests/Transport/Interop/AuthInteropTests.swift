@@ -32,18 +32,12 @@ import Testing
         }
     }
 
-    private let httpbin: HTTPBin
-
-    init() async throws {
-        httpbin = try await HTTPBin()
-    }
-
     private static func basic(_ user: String, _ password: String) -> String {
         Data("\(user):\(password)".utf8).base64EncodedString()
     }
 
     /// httpbin with a refresher and a Basic auth action on the server, as an app would set it up.
-    private func server(basic credentials: Credentials) -> HTTPBin {
+    private func server(basic credentials: Credentials, on httpbin: HTTPBin) -> HTTPBin {
         var server = httpbin.server
         server.actions = [
             RefreshTokenAction { try await credentials.refresh() },
@@ -52,7 +46,9 @@ import Testing
         return HTTPBin(sharing: httpbin, server: server)
     }
 
-    @Test func basicCredentialsAreAccepted() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func basicCredentialsAreAccepted(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(Endpoint.get("/basic-auth/ada/open-sesame").requiringAuthentication(),
                                 actions: [AuthTokenAction(scheme: "Basic") { Self.basic("ada", "open-sesame") }])
         let reply = try await withTimeout { try await call.value(as: Authenticated.self) }
@@ -60,38 +56,47 @@ import Testing
         #expect(reply.user == "ada")
     }
 
-    @Test(arguments: ["/basic-auth/ada/right", "/hidden-basic-auth/ada/right"])
-    func wrongBasicCredentialsAreRefusedWithoutHanging(_ path: String) async throws {
+    @Test(arguments: TransportUnderTest.all, ["/basic-auth/ada/right", "/hidden-basic-auth/ada/right"])
+    func wrongBasicCredentialsAreRefusedWithoutHanging(over transport: TransportUnderTest, _ path: String) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(Endpoint.get(EndpointPath(path)).requiringAuthentication(),
                                 actions: [AuthTokenAction(scheme: "Basic") { Self.basic("ada", "wrong") }])
         let failure = await networkError { try await call.response() }
         #expect(failure?.statusCode == (path.hasPrefix("/hidden") ? 404 : 401))
     }
 
-    @Test func aBearerTokenIsSentAndEchoed() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aBearerTokenIsSentAndEchoed(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(Endpoint.get("/bearer").requiringAuthentication(), actions: [AuthTokenAction { "tok-123" }])
         let reply = try await withTimeout { try await call.value(as: Authenticated.self) }
         #expect(reply.authenticated)
         #expect(reply.token == "tok-123")
     }
 
-    @Test func anEndpointThatDoesNotRequireAuthenticationGetsNoToken() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func anEndpointThatDoesNotRequireAuthenticationGetsNoToken(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(.get("/headers"), actions: [AuthTokenAction { "tok-123" }])
         let echo = try await withTimeout { try await call.value(as: HTTPBinEcho.self) }
         #expect(echo.header("Authorization") == nil)
     }
 
-    @Test func aRefreshAfterABasicChallengeRetriesWithTheNewCredential() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aRefreshAfterABasicChallengeRetriesWithTheNewCredential(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let credentials = Credentials(Self.basic("ada", "expired"), refreshedTo: Self.basic("ada", "fresh"))
-        let call = server(basic: credentials).call(Endpoint.get("/basic-auth/ada/fresh").requiringAuthentication())
+        let call = server(basic: credentials, on: httpbin).call(Endpoint.get("/basic-auth/ada/fresh").requiringAuthentication())
         let reply = try await withTimeout { try await call.value(as: Authenticated.self) }
         #expect(reply.user == "ada")
         #expect(await credentials.refreshes == 1)
     }
 
-    @Test func concurrentBasicChallengesShareOneRefresh() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func concurrentBasicChallengesShareOneRefresh(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let credentials = Credentials(Self.basic("ada", "expired"), refreshedTo: Self.basic("ada", "fresh"))
-        let call = server(basic: credentials).call(Endpoint.get("/basic-auth/ada/fresh").requiringAuthentication())
+        let call = server(basic: credentials, on: httpbin).call(Endpoint.get("/basic-auth/ada/fresh").requiringAuthentication())
         let users = try await withTimeout(20) {
             try await withThrowingTaskGroup(of: String?.self) { group in
                 for _ in 0..<10 {
@@ -106,9 +111,11 @@ import Testing
 
     /// `/status/401` refuses every credential: the refresher gives up after its limit instead of
     /// looping, and every attempt completes although corelibs turns each into a challenge.
-    @Test func aServerThatRefusesEveryCredentialEndsTheCallAfterTheRefreshLimit() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aServerThatRefusesEveryCredentialEndsTheCallAfterTheRefreshLimit(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let credentials = Credentials(Self.basic("ada", "expired"), refreshedTo: Self.basic("ada", "also-refused"))
-        let call = server(basic: credentials).call(Endpoint.get("/status/401").requiringAuthentication())
+        let call = server(basic: credentials, on: httpbin).call(Endpoint.get("/status/401").requiringAuthentication())
         let failure = await networkError(within: 15) { try await call.response() }
         guard case .unacceptableResponse(let problem)? = failure else { Issue.record("got \(String(describing: failure))"); return }
         #expect(problem.statusCode == 401)
@@ -116,7 +123,9 @@ import Testing
         #expect(await credentials.refreshes == 3)
     }
 
-    @Test func aFailingRefreshFailsTheCallWithTheRefreshError() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aFailingRefreshFailsTheCallWithTheRefreshError(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         struct RefreshRefused: Error {}
         var server = httpbin.server
         server.actions = [

@@ -21,12 +21,6 @@ import Testing
         }
     }
 
-    private let httpbin: HTTPBin
-
-    init() async throws {
-        httpbin = try await HTTPBin()
-    }
-
     /// Runs `work`, returning its `NetworkError` and how long it took.
     private func timed<T: Sendable>(within seconds: Double = 15, _ work: @escaping @Sendable () async throws -> T) async -> (NetworkError?, TimeInterval) {
         let started = Date()
@@ -34,8 +28,9 @@ import Testing
         return (failure, Date().timeIntervalSince(started))
     }
 
-    @Test(arguments: [3, 10])
-    func aSilentServerFailsWithATimeoutPromptly(delay: Int) async throws {
+    @Test(arguments: TransportUnderTest.all, [3, 10])
+    func aSilentServerFailsWithATimeoutPromptly(over transport: TransportUnderTest, delay: Int) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(Endpoint.get("/delay/\(delay)").timeout(1))
         let (failure, elapsed) = await timed { try await call.response() }
         guard case .transport(let error)? = failure else { Issue.record("got \(String(describing: failure))"); return }
@@ -44,7 +39,9 @@ import Testing
         #expect(elapsed < 2.9, "a 1 s timeout took \(elapsed) s")
     }
 
-    @Test func aResponseWithinTheTimeoutArrives() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aResponseWithinTheTimeoutArrives(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(Endpoint.post("/delay/1", query: ["q": "1"], body: .text("late")).timeout(5))
         let started = Date()
         let echo = try await withTimeout { try await call.value(as: HTTPBinEcho.self) }
@@ -53,7 +50,9 @@ import Testing
         #expect(echo.data == "late")
     }
 
-    @Test func aBodyThatKeepsDrippingOutlastsTheTimeout() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aBodyThatKeepsDrippingOutlastsTheTimeout(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         // Ten bytes over 3 s, one every 0.3 s: never 1 s of silence, 3 s in all.
         let call = httpbin.call(Endpoint.get("/drip", query: ["numbytes": "10", "duration": "3", "delay": "0"]).timeout(1))
         let started = Date()
@@ -63,11 +62,12 @@ import Testing
         #expect(response.headers["Content-Type"] == "application/octet-stream")
     }
 
-    @Test(arguments: [
+    @Test(arguments: TransportUnderTest.all, [
         ["numbytes": "2", "duration": "6", "delay": "0"],   // a 3 s pause between the two bytes
         ["numbytes": "2", "duration": "0.5", "delay": "3"], // 3 s before the headers
     ])
-    func aDripThatFallsSilentFailsWithATimeout(query: [String: String]) async throws {
+    func aDripThatFallsSilentFailsWithATimeout(over transport: TransportUnderTest, query: [String: String]) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(Endpoint(path: "/drip", query: query.map { URLQueryItem(name: $0.key, value: $0.value) }, timeout: 1))
         let (failure, elapsed) = await timed { try await call.response() }
         guard case .transport(let error)? = failure else { Issue.record("got \(String(describing: failure))"); return }
@@ -75,14 +75,18 @@ import Testing
         #expect(elapsed < 2.9, "a 1 s timeout took \(elapsed) s")
     }
 
-    @Test func aDrippedErrorStatusCarriesItsBody() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aDrippedErrorStatusCarriesItsBody(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(.get("/drip", query: ["numbytes": "4", "duration": "0.4", "code": "503"]))
         let failure = await networkError { try await call.response() }
         #expect(failure?.statusCode == 503)
         #expect(failure?.responseBody == Data("****".utf8))
     }
 
-    @Test func aTimedOutGETIsRetriedThenFails() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aTimedOutGETIsRetriedThenFails(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let counter = AttemptCounter()
         let retry = RetryPolicy(maxAttempts: 2, baseDelay: 0.1, jitter: 0)
         let call = httpbin.call(Endpoint.get("/delay/3").timeout(1), actions: [retry, counter])
@@ -93,7 +97,9 @@ import Testing
         #expect(elapsed < 5.9)
     }
 
-    @Test func aTimedOutPOSTIsNotRetried() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aTimedOutPOSTIsNotRetried(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let counter = AttemptCounter()
         let call = httpbin.call(Endpoint.post("/delay/3", body: .text("once")).timeout(1), actions: [RetryPolicy(baseDelay: 0.1), counter])
         let failure = await networkError(within: 15) { try await call.response() }
@@ -101,8 +107,9 @@ import Testing
         #expect(await counter.attempts == 1)
     }
 
-    @Test(arguments: [503, 429])
-    func aRetryableStatusIsRetriedUpToTheLimit(status: Int) async throws {
+    @Test(arguments: TransportUnderTest.all, [503, 429])
+    func aRetryableStatusIsRetriedUpToTheLimit(over transport: TransportUnderTest, status: Int) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let counter = AttemptCounter()
         let retry = RetryPolicy(maxAttempts: 3, baseDelay: 0.05, jitter: 0)
         let call = httpbin.call(.get("/status/\(status)"), actions: [retry, counter])
@@ -111,7 +118,9 @@ import Testing
         #expect(await counter.attempts == 3)
     }
 
-    @Test func cancellingASlowCallEndsItAtOnce() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func cancellingASlowCallEndsItAtOnce(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(.get("/delay/10"))
         let task = Task { try await call.response() }
         try await Task.sleep(nanoseconds: 300_000_000)

@@ -12,7 +12,7 @@ Binds 127.0.0.1 only (port 0, the default, picks a free port), prints exactly
 one line "PORT <n>" to stdout once listening and nothing else to stdout.
 It exits when its stdin reaches EOF, so it dies with the test process that
 holds the other end of the pipe; pass --no-stdin-watch when running it by hand:
-    python3 Tests/SalvoTests/Support/loopback_server.py --port 8080 --no-stdin-watch
+    python3 Tests/SalvoTests/Transport/Support/Servers/loopback_server.py --port 8080 --no-stdin-watch
 
 Routes (all methods unless noted; JSON bodies unless noted):
     GET /_count?path=P      {"count": n}: requests seen for raw path P (any route counts, query excluded)

@@ -13,12 +13,6 @@ import Testing
         let cookies: [String: String]
     }
 
-    private let httpbin: HTTPBin
-
-    init() async throws {
-        httpbin = try await HTTPBin()
-    }
-
     private func cookies(on httpbin: HTTPBin, _ endpoint: Endpoint = .get("/cookies")) async throws -> [String: String] {
         try await withTimeout { try await httpbin.call(endpoint).value(as: Cookies.self) }.cookies
     }
@@ -36,18 +30,24 @@ import Testing
     /// `_Configuration.configure(request:)` on that path alone), and Salvo gives every Linux task
     /// one (`LinuxTransfer`), so the redirect target gets the original request's cookies instead
     /// of those the redirect just set. Plain `URLSession.data(from:)` sends them.
-    @Test func cookiesSetOnARedirectAreSentToItsTargetAndToLaterCalls() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func cookiesSetOnARedirectAreSentToItsTargetAndToLaterCalls(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let landed = try await cookies(on: httpbin, .get("/cookies/set", query: ["session": "abc123", "theme": "dark"]))
         #expect(landed == ["session": "abc123", "theme": "dark"])
         #expect(try await cookies(on: httpbin) == ["session": "abc123", "theme": "dark"])
     }
 
-    @Test func aCookieSetThroughThePathIsSentBack() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aCookieSetThroughThePathIsSentBack(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         _ = try await cookies(on: httpbin, .get("/cookies/set/\("flavour")/\("oat meal")"))
         #expect(try await cookies(on: httpbin) == ["flavour": "oat meal"])
     }
 
-    @Test func cookiesStayWithTheirHost() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func cookiesStayWithTheirHost(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         _ = try await cookies(on: httpbin, .get("/cookies/set", query: ["session": "abc123"]))
         #expect(try await cookies(on: httpbin.on(host: "localhost")) == [:])
         #expect(try await cookies(on: httpbin) == ["session": "abc123"])
@@ -55,7 +55,9 @@ import Testing
 
     /// Salvo sends an endpoint's explicit `Cookie` header as written, even where the session holds
     /// cookies for the host (corelibs replaces it with the stored ones).
-    @Test func anEndpointsOwnCookieHeaderIsSentAsWritten() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func anEndpointsOwnCookieHeaderIsSentAsWritten(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         _ = try await cookies(on: httpbin, .get("/cookies/set", query: ["session": "stored"]))
         let mine = try await cookies(on: httpbin, .get("/cookies", headers: ["Cookie": "mine=abc; other=1"]))
         #expect(mine == ["mine": "abc", "other": "1"])
@@ -65,7 +67,9 @@ import Testing
     /// httpbin deletes with `Set-Cookie: flavour=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/`.
     /// corelibs' `HTTPCookie` ignores `Max-Age` on such a cookie and, with it present, `Expires`
     /// too, so the cookie stays with an empty value (Docs/Linux.md, "What Salvo cannot fix").
-    @Test func aDeletedCookieIsNotSentAgain() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aDeletedCookieIsNotSentAgain(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         _ = try await cookies(on: httpbin, .get("/cookies/set", query: ["flavour": "oat", "keep": "1"]))
         _ = try await cookies(on: httpbin, .get("/cookies/delete", query: ["flavour": ""]))
         let later = try await cookies(on: httpbin)

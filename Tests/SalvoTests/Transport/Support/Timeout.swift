@@ -1,4 +1,6 @@
 import Foundation
+import Salvo
+import Testing
 
 /// Runs `operation`, failing with `TimedOut` if it takes longer than `seconds`.
 func withTimeout<T: Sendable>(_ seconds: Double = 10, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
@@ -18,4 +20,16 @@ func withTimeout<T: Sendable>(_ seconds: Double = 10, _ operation: @escaping @Se
 struct TimedOut: Error, CustomStringConvertible {
     let seconds: Double
     var description: String { "timed out after \(seconds) s" }
+}
+
+/// What `call.response()` produced, bounded in time; a timeout is recorded as a test issue.
+func result(of call: NetCall, timeout: Double = 10) async -> Result<NetworkResponse, NetworkError> {
+    do {
+        return .success(try await withTimeout(timeout) { try await call.response() })
+    } catch let error as NetworkError {
+        return .failure(error)
+    } catch {
+        Issue.record("\(call.endpoint.method) \(call.endpoint.path): \(error)")
+        return .failure(.cancelled)
+    }
 }

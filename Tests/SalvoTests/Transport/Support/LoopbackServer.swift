@@ -6,7 +6,7 @@ import FoundationNetworking
 /// The project's Python loopback server, started once per test process on an ephemeral 127.0.0.1 port.
 ///
 /// Integration suites run in parallel against this one server, so stateful routes take a key
-/// from ``uniqueKey()``. Routes are documented at the top of `loopback_server.py`.
+/// from ``uniqueKey()``. Routes are documented at the top of `Servers/loopback_server.py`.
 /// ```swift
 /// let url = try await LoopbackServer.baseURL().appendingPathComponent("echo")
 /// let (data, _) = try await URLSession.shared.data(from: url)
@@ -47,9 +47,11 @@ enum LoopbackServer {
     }
 
     private static let launcher = SharedServer {
+        // Servers/ beside this file (a linked folder in the packages that share it); Python
+        // finds the route modules beside the script's real path.
         let script = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent()
-            .appendingPathComponent("loopback_server.py")
+            .appendingPathComponent("Servers/loopback_server.py")
         guard FileManager.default.fileExists(atPath: script.path) else {
             throw TestServerError("the loopback server script is missing at \(script.path)")
         }

@@ -15,21 +15,17 @@ import Testing
         var testDescription: String { path }
     }
 
-    private let httpbin: HTTPBin
-
-    init() async throws {
-        httpbin = try await HTTPBin()
-    }
-
-    @Test(arguments: [200, 201, 202, 203, 204, 205, 206])
-    func aSuccessfulStatusIsAResponse(_ status: Int) async throws {
+    @Test(arguments: TransportUnderTest.all, [200, 201, 202, 203, 204, 205, 206])
+    func aSuccessfulStatusIsAResponse(over transport: TransportUnderTest, _ status: Int) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let response = try await withTimeout { try await httpbin.call(.get("/status/\(status)")).response() }
         #expect(response.statusCode == status)
         #expect(response.url?.path == "/status/\(status)")
     }
 
-    @Test(arguments: [400, 403, 404, 405, 409, 410, 418, 422, 429, 500, 501, 502, 503, 504])
-    func anErrorStatusIsAServerStatusFailureWithItsURL(_ status: Int) async throws {
+    @Test(arguments: TransportUnderTest.all, [400, 403, 404, 405, 409, 410, 418, 422, 429, 500, 501, 502, 503, 504])
+    func anErrorStatusIsAServerStatusFailureWithItsURL(over transport: TransportUnderTest, _ status: Int) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(.delete("/status/\(status)"))
         let failure = await networkError { try await call.response() }
         guard case .serverStatus(let server) = failure else { Issue.record("got \(String(describing: failure))"); return }
@@ -37,7 +33,9 @@ import Testing
         #expect(server.url?.path == "/status/\(status)")
     }
 
-    @Test func anErrorStatusCarriesItsBodyAndHeaders() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func anErrorStatusCarriesItsBodyAndHeaders(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(.get("/status/418"))
         let failure = await networkError { try await call.response() }
         #expect(failure?.statusCode == 418)
@@ -57,8 +55,9 @@ import Testing
     ]
 
     /// Before Salvo answered challenges on Linux, a Basic-challenged 401 never completed.
-    @Test(arguments: challenges)
-    func aChallengeWithoutCredentialsFailsPromptlyWithTheChallenge(_ challenge: Challenge) async throws {
+    @Test(arguments: TransportUnderTest.all, challenges)
+    func aChallengeWithoutCredentialsFailsPromptlyWithTheChallenge(over transport: TransportUnderTest, _ challenge: Challenge) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let started = Date()
         let call = httpbin.call(Endpoint.get(EndpointPath(challenge.path)).timeout(30))
         let failure = await networkError { try await call.response() }
@@ -71,7 +70,9 @@ import Testing
     }
 
     /// httpbin's `/status/204` sends `Content-Type: text/html` and no body.
-    @Test func anEmpty204PassesJSONValidationAndDecodesAsNothing() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func anEmpty204PassesJSONValidationAndDecodesAsNothing(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let validated = [ValidationAction.json]
         let response = try await withTimeout { try await httpbin.call(.delete("/status/204"), actions: validated).response() }
         #expect(response.statusCode == 204)
@@ -85,8 +86,9 @@ import Testing
         guard case .decoding = failure else { Issue.record("got \(String(describing: failure))"); return }
     }
 
-    @Test(arguments: [Endpoint.get("/json"), .post("/anything", form: ["a": "1"]), .get("/response-headers", query: ["X-A": "1"])])
-    func jsonValidationOnTheServerAcceptsJSONBodies(_ endpoint: Endpoint) async throws {
+    @Test(arguments: TransportUnderTest.all, [Endpoint.get("/json"), .post("/anything", form: ["a": "1"]), .get("/response-headers", query: ["X-A": "1"])])
+    func jsonValidationOnTheServerAcceptsJSONBodies(over transport: TransportUnderTest, _ endpoint: Endpoint) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         var server = httpbin.server
         server.actions = [ValidationAction.json]
         let call = NetCall(server: server, endpoint: endpoint, firingFunction: httpbin.firingFunction)
@@ -96,8 +98,9 @@ import Testing
         #expect(!response.data.isEmpty)
     }
 
-    @Test(arguments: [("/html", "text/html"), ("/xml", "application/xml"), ("/robots.txt", "text/plain"), ("/image/png", "image/png")])
-    func jsonValidationRefusesOtherBodiesNamingTheirType(path: String, contentType: String) async throws {
+    @Test(arguments: TransportUnderTest.all(withPairs: [("/html", "text/html"), ("/xml", "application/xml"), ("/robots.txt", "text/plain"), ("/image/png", "image/png")]))
+    func jsonValidationRefusesOtherBodiesNamingTheirType(over transport: TransportUnderTest, path: String, contentType: String) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(.get(EndpointPath(path)), actions: [ValidationAction.json])
         let failure = await networkError { try await call.response() }
         guard case .unacceptableResponse(let problem) = failure else { Issue.record("got \(String(describing: failure))"); return }
@@ -108,14 +111,18 @@ import Testing
 
     /// `/response-headers?Content-Type=…` adds a second `Content-Type` after httpbin's own
     /// `application/json`; the two arrive joined, which is no media type.
-    @Test func aDoubledContentTypeIsRefusedQuotingWhatArrived() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aDoubledContentTypeIsRefusedQuotingWhatArrived(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(.get("/response-headers", query: ["Content-Type": "application/problem+json"]), actions: [ValidationAction.json])
         let failure = await networkError { try await call.response() }
         guard case .unacceptableResponse(let problem)? = failure else { Issue.record("got \(String(describing: failure))"); return }
         #expect(problem.reason.contains("\"application/json, application/problem+json\" is not a media type"), "\(problem.reason)")
     }
 
-    @Test func aStatusValidationRefusesASuccessOutsideItsList() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aStatusValidationRefusesASuccessOutsideItsList(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(.get("/status/202"), actions: [ValidationAction(statusCodes: [200, 201])])
         let failure = await networkError { try await call.response() }
         #expect(failure?.statusCode == 202)

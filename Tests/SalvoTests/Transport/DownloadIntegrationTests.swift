@@ -7,8 +7,12 @@ import Salvo
 
 /// `download(to:)` against the loopback server: whole files, and nothing partial ever at the destination.
 @Suite struct DownloadIntegrationTests {
-    private func call(_ path: EndpointPath, query: KeyValuePairs<String, String> = [:]) async throws -> NetCall {
-        NetCall(server: ServerConfig(scheme: "http", host: "127.0.0.1", port: try await LoopbackServer.port()), endpoint: .get(path, query: query))
+    private func call(_ path: EndpointPath, query: KeyValuePairs<String, String> = [:], over transport: TransportUnderTest) async throws -> NetCall {
+        NetCall(
+            server: ServerConfig(scheme: "http", host: "127.0.0.1", port: try await LoopbackServer.port()),
+            endpoint: .get(path, query: query),
+            firingFunction: transport.firing
+        )
     }
 
     private func folder() throws -> URL {
@@ -21,11 +25,11 @@ import Salvo
         try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
     }
 
-    @Test(arguments: [false, true])
-    func aBodyIsSavedWholeAtTheDestination(chunked: Bool) async throws {
+    @Test(arguments: TransportUnderTest.all, [false, true])
+    func aBodyIsSavedWholeAtTheDestination(over transport: TransportUnderTest, chunked: Bool) async throws {
         let folder = try folder()
         let destination = folder.appendingPathComponent("pattern.bin")
-        let file = try await call("/stream/bytes", query: ["n": "6000000", "chunked": chunked ? "1" : "0"]).download(to: destination)
+        let file = try await call("/stream/bytes", query: ["n": "6000000", "chunked": chunked ? "1" : "0"], over: transport).download(to: destination)
         #expect(file.url == destination)
         #expect(file.byteCount == 6_000_000)
         #expect(file.response.statusCode == 200)
@@ -35,11 +39,12 @@ import Salvo
         #expect(try contents(of: folder) == ["pattern.bin"], "no temporary file is left")
     }
 
-    @Test func aRefusedStatusLeavesTheDestinationAsItWas() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aRefusedStatusLeavesTheDestinationAsItWas(over transport: TransportUnderTest) async throws {
         let folder = try folder()
         let destination = folder.appendingPathComponent("report.json")
         try Data("previous".utf8).write(to: destination)
-        let notFound = try await call("/status/404")
+        let notFound = try await call("/status/404", over: transport)
         do {
             _ = try await notFound.download(to: destination)
             Issue.record("a 404 is not saved")
@@ -50,10 +55,11 @@ import Salvo
         #expect(try contents(of: folder) == ["report.json"])
     }
 
-    @Test func aCancelledDownloadLeavesNoFile() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aCancelledDownloadLeavesNoFile(over transport: TransportUnderTest) async throws {
         let folder = try folder()
         let destination = folder.appendingPathComponent("slow.bin")
-        let download = Task { try await call("/stream/drip", query: ["n": "100", "interval": "0.05"]).download(to: destination) }
+        let download = Task { try await call("/stream/drip", query: ["n": "100", "interval": "0.05"], over: transport).download(to: destination) }
         try await Task.sleep(for: .milliseconds(500))
         download.cancel()
         let result = await download.result
@@ -65,9 +71,10 @@ import Salvo
         #expect(try contents(of: folder).isEmpty)
     }
 
-    @Test func aMissingFolderFailsBeforeAnythingIsSent() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aMissingFolderFailsBeforeAnythingIsSent(over transport: TransportUnderTest) async throws {
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-folder-\(UUID().uuidString)/file.bin")
-        let small = try await call("/stream/bytes", query: ["n": "10"])
+        let small = try await call("/stream/bytes", query: ["n": "10"], over: transport)
         do {
             _ = try await small.download(to: destination)
             Issue.record("the download fails")
@@ -80,11 +87,12 @@ import Salvo
         }
     }
 
-    @Test func anExistingFileIsKeptWhenItMayNotBeReplaced() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func anExistingFileIsKeptWhenItMayNotBeReplaced(over transport: TransportUnderTest) async throws {
         let folder = try folder()
         let destination = folder.appendingPathComponent("keep.bin")
         try Data("mine".utf8).write(to: destination)
-        let small = try await call("/stream/bytes", query: ["n": "10"])
+        let small = try await call("/stream/bytes", query: ["n": "10"], over: transport)
         do {
             _ = try await small.download(to: destination, replacingExisting: false)
             Issue.record("the download fails")

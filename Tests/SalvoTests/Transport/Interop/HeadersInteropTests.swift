@@ -8,13 +8,9 @@ import Testing
 /// Response headers from `/response-headers`, request headers as `/headers` saw them, and
 /// conditional requests: `/etag/{etag}` with `If-None-Match` / `If-Match`, `/cache`.
 @Suite(.requiresHTTPBin) struct HeadersInteropTests {
-    private let httpbin: HTTPBin
-
-    init() async throws {
-        httpbin = try await HTTPBin()
-    }
-
-    @Test func responseHeadersArriveAndARepeatedOneIsJoined() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func responseHeadersArriveAndARepeatedOneIsJoined(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let endpoint = Endpoint.get("/response-headers", query: ["X-Rate-Limit": "42", "X-Tag": "a", "X-Tag": "b", "Link": "</next>; rel=\"next\""])
         let response = try await withTimeout { try await httpbin.call(endpoint).response() }
         #expect(response.headers["X-Rate-Limit"] == "42")
@@ -27,14 +23,18 @@ import Testing
         #expect(listed["X-Rate-Limit"] == "42")
     }
 
-    @Test func aTypedResponseCarriesTheHeadersWithTheValue() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aTypedResponseCarriesTheHeadersWithTheValue(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(.post("/response-headers", query: ["ETag": "\"v1\""])).returning([String: OneOrMany].self, errorBody: String.self)
         let response = try await withTimeout { try await call.response() }
         #expect(response.headers["ETag"] == "\"v1\"")
         #expect(response.value["ETag"] == "\"v1\"")
     }
 
-    @Test func requestHeadersArriveWithTheirValuesAndTheSessionsDefaults() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func requestHeadersArriveWithTheirValuesAndTheSessionsDefaults(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let endpoint = Endpoint.get("/headers", headers: ["X-Salvo-Request": "r-1", "Accept-Language": "fr-CH, fr;q=0.9", "User-Agent": "Salvo-Interop"])
         let echo = try await withTimeout { try await httpbin.call(endpoint).value(as: HTTPBinEcho.self) }
         #expect(echo.header("X-Salvo-Request") == "r-1")
@@ -43,7 +43,9 @@ import Testing
         #expect(echo.header("Host") == "127.0.0.1:\(try await HTTPBinServer.port())")
     }
 
-    @Test func anUnchangedETagAnswers304WithTheETag() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func anUnchangedETagAnswers304WithTheETag(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let first = try await withTimeout { try await httpbin.call(.get("/etag/v42")).response() }
         #expect(first.statusCode == 200)
         let etag = try #require(first.headers["ETag"])
@@ -56,7 +58,9 @@ import Testing
         #expect(notModified.body?.isEmpty ?? true)
     }
 
-    @Test func aChangedETagAnswersTheResource() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aChangedETagAnswersTheResource(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(.get("/etag/v43", headers: ["If-None-Match": "\"v42\""]))
         let response = try await withTimeout { try await call.response() }
         #expect(response.statusCode == 200)
@@ -64,13 +68,17 @@ import Testing
         #expect(try JSONDecoder().decode(HTTPBinEcho.self, from: response.data).header("If-None-Match") == "\"v42\"")
     }
 
-    @Test func aFailedIfMatchAnswers412() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aFailedIfMatchAnswers412(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(.get("/etag/v43", headers: ["If-Match": "\"v42\""]))
         let failure = await networkError { try await call.response() }
         #expect(failure?.statusCode == 412)
     }
 
-    @Test func aConditionalRequestOnACachedResourceAnswers304() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aConditionalRequestOnACachedResourceAnswers304(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let first = try await withTimeout { try await httpbin.call(.get("/cache")).response() }
         let lastModified = try #require(first.headers["Last-Modified"])
         #expect(first.headers["ETag"] != nil)
@@ -79,7 +87,9 @@ import Testing
         #expect(failure?.statusCode == 304)
     }
 
-    @Test func cacheControlArrivesAsSent() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func cacheControlArrivesAsSent(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let response = try await withTimeout { try await httpbin.call(.get("/cache/60")).response() }
         #expect(response.headers["Cache-Control"] == "public, max-age=60")
     }

@@ -5,24 +5,24 @@ import FoundationNetworking
 import Salvo
 import Testing
 
-/// httpbin as a Salvo user sees it: a `ServerConfig`, and calls fired through a `URLSession` of
-/// this value's own.
+/// httpbin as a Salvo user sees it: a `ServerConfig`, and calls fired through a session of this
+/// value's own over the transport under test.
 ///
-/// The session is ephemeral, so each test has its own cookie storage and cache and never sees
-/// another test's cookies (httpbin and the loopback server share the host 127.0.0.1, and a
-/// cookie is per host, not per port).
+/// The session has a cookie storage of its own, so each test never sees another test's cookies
+/// (httpbin and the loopback server share the host 127.0.0.1, and a cookie is per host, not per port).
 /// ```swift
-/// let httpbin = try await HTTPBin()
+/// let httpbin = try await HTTPBin(over: transport)
 /// let echo = try await httpbin.call(.post("/anything", json: ["a": 1])).value(as: HTTPBinEcho.self)
 /// ```
 struct HTTPBin: Sendable {
     let server: ServerConfig
     let firingFunction: FiringFunction
 
-    /// httpbin on `host` (`"localhost"` is a second origin on the same server).
-    init(host: String = "127.0.0.1", actions: [any NetworkAction] = []) async throws {
+    /// httpbin on `host` (`"localhost"` is a second origin on the same server), through a new
+    /// isolated session of `transport`.
+    init(over transport: TransportUnderTest, host: String = "127.0.0.1", actions: [any NetworkAction] = []) async throws {
         server = ServerConfig(scheme: "http", host: host, port: try await HTTPBinServer.port(), actions: actions)
-        firingFunction = .session(URLSession(configuration: .ephemeral))
+        firingFunction = .session(transport.makeIsolatedSession())
     }
 
     /// A call to `endpoint` on httpbin, through this value's session.

@@ -5,13 +5,14 @@ import FoundationNetworking
 import Testing
 @testable import Salvo
 
-/// Outcomes Linux `URLSession` loses unless Salvo repairs them (LinuxTransfer), against the
-/// loopback server's `/challenge/…`, `/redirect` and `/redirects/…` routes.
+/// Challenges and redirects over each transport, against the loopback server's `/challenge/…`,
+/// `/redirect` and `/redirects/…` routes: outcomes Linux `URLSession` loses unless Salvo repairs
+/// them (LinuxTransfer), and that another transport must give the same way.
 ///
 /// Every call runs under a bound: before the repair a Basic challenge never completed. Each
-/// repair is checked for a whole-body call (a completion-handler task) and a streamed one (a
-/// delegate task of the streaming companion session).
-@Suite struct LinuxTransferIntegrationTests {
+/// case is checked for a whole-body call (on Linux `URLSession`, a completion-handler task) and a
+/// streamed one (a delegate task of the streaming companion session).
+@Suite struct RedirectAndChallengeIntegrationTests {
     enum Reading: String, CaseIterable, Sendable {
         case whole, streamed
     }
@@ -32,9 +33,9 @@ import Testing
         Challenge(route: "proxy", status: 407, header: "Proxy-Authenticate", scheme: "Basic", hasBody: true),
     ]
 
-    @Test(arguments: challenges, Reading.allCases)
-    func aChallengeIsDeliveredPromptlyAsItsServerStatusWithHeaders(_ challenge: Challenge, reading: Reading) async throws {
-        let call = NetCall(server: try await .loopback(), endpoint: .get("/challenge/\(challenge.route)").timeout(30))
+    @Test(arguments: TransportUnderTest.all(with: challenges, Reading.allCases))
+    func aChallengeIsDeliveredPromptlyAsItsServerStatusWithHeaders(over transport: TransportUnderTest, _ challenge: Challenge, reading: Reading) async throws {
+        let call = NetCall(server: try await .loopback(), endpoint: .get("/challenge/\(challenge.route)").timeout(30), firingFunction: transport.firing)
         let failure = try await withTimeout(5) { () async -> NetworkError? in
             await thrownError(by: call, reading: reading)
         }
@@ -46,23 +47,23 @@ import Testing
         }
     }
 
-    @Test(arguments: Reading.allCases)
-    func aRefreshAfterABasicChallengeSendsTheNewTokenAndSucceeds(reading: Reading) async throws {
+    @Test(arguments: TransportUnderTest.all, Reading.allCases)
+    func aRefreshAfterABasicChallengeSendsTheNewTokenAndSucceeds(over transport: TransportUnderTest, reading: Reading) async throws {
         let token = Locked("expired")
         var server = try await ServerConfig.loopback()
         server.actions = [
             RefreshTokenAction { token.withLock { $0 = "fresh" } },
             AuthTokenAction(for: server) { token.withLock { $0 } },
         ]
-        let call = NetCall(server: server, endpoint: Endpoint.get("/challenge/basic", query: ["accept": "fresh"]).requiringAuthentication())
+        let call = NetCall(server: server, endpoint: Endpoint.get("/challenge/basic", query: ["accept": "fresh"]).requiringAuthentication(), firingFunction: transport.firing)
         let response = try await withTimeout(10) { try await read(call, reading) }
         #expect(response.statusCode == 200)
     }
 
-    @Test(arguments: [307, 308], Reading.allCases)
-    func aRedirectThatKeepsTheMethodKeepsTheBody(code: Int, reading: Reading) async throws {
+    @Test(arguments: TransportUnderTest.all(with: [307, 308], Reading.allCases))
+    func aRedirectThatKeepsTheMethodKeepsTheBody(over transport: TransportUnderTest, code: Int, reading: Reading) async throws {
         for method in ["POST", "PUT", "PATCH", "DELETE"] {
-            let echo = try await redirected(code: code, method: method, reading: reading)
+            let echo = try await redirected(code: code, method: method, reading: reading, over: transport)
             #expect(echo.method == method)
             #expect(echo.path == "/echo/landed")
             #expect(String(decoding: echo.body, as: UTF8.self) == "payload")
@@ -70,40 +71,40 @@ import Testing
         }
     }
 
-    @Test(arguments: [301, 302], Reading.allCases)
-    func aMovedRequestOtherThanPOSTKeepsMethodAndBody(code: Int, reading: Reading) async throws {
+    @Test(arguments: TransportUnderTest.all(with: [301, 302], Reading.allCases))
+    func aMovedRequestOtherThanPOSTKeepsMethodAndBody(over transport: TransportUnderTest, code: Int, reading: Reading) async throws {
         for method in ["PUT", "PATCH", "DELETE"] {
-            let echo = try await redirected(code: code, method: method, reading: reading)
+            let echo = try await redirected(code: code, method: method, reading: reading, over: transport)
             #expect(echo.method == method)
             #expect(String(decoding: echo.body, as: UTF8.self) == "payload")
         }
     }
 
     /// As on Apple platforms: 301/302 turn a POST, 303 turns every method, into a GET without a body.
-    @Test(arguments: [(301, "POST"), (302, "POST"), (303, "POST"), (303, "PUT"), (303, "DELETE")])
-    func aRedirectThatSwitchesToGETDropsTheBody(code: Int, method: String) async throws {
+    @Test(arguments: TransportUnderTest.all(withPairs: [(301, "POST"), (302, "POST"), (303, "POST"), (303, "PUT"), (303, "DELETE")]))
+    func aRedirectThatSwitchesToGETDropsTheBody(over transport: TransportUnderTest, code: Int, method: String) async throws {
         for reading in Reading.allCases {
-            let echo = try await redirected(code: code, method: method, reading: reading)
+            let echo = try await redirected(code: code, method: method, reading: reading, over: transport)
             #expect(echo.method == "GET")
             #expect(echo.body.isEmpty)
         }
     }
 
-    @Test(arguments: [302, 307], Reading.allCases)
-    func credentialsDoNotFollowABodyRedirectToASecondHost(code: Int, reading: Reading) async throws {
+    @Test(arguments: TransportUnderTest.all(with: [302, 307], Reading.allCases))
+    func credentialsDoNotFollowABodyRedirectToASecondHost(over transport: TransportUnderTest, code: Int, reading: Reading) async throws {
         let port = try await LoopbackServer.port()
-        let echo = try await redirected(code: code, method: "PUT", to: "http://localhost:\(port)/echo/landed", credentials: true, reading: reading)
+        let echo = try await redirected(code: code, method: "PUT", to: "http://localhost:\(port)/echo/landed", credentials: true, reading: reading, over: transport)
         #expect(echo.header("Authorization") == nil)
         #expect(echo.header("Cookie") == nil)
         #expect(String(decoding: echo.body, as: UTF8.self) == "payload")
     }
 
-    @Test(arguments: [(302, "GET"), (307, "GET"), (307, "POST"), (308, "PUT")], Reading.allCases)
-    func aRedirectLoopEndsWithTooManyRedirects(_ redirect: (code: Int, method: String), reading: Reading) async throws {
+    @Test(arguments: TransportUnderTest.all(with: [(302, "GET"), (307, "GET"), (307, "POST"), (308, "PUT")], Reading.allCases))
+    func aRedirectLoopEndsWithTooManyRedirects(over transport: TransportUnderTest, _ redirect: (code: Int, method: String), reading: Reading) async throws {
         let (code, method) = redirect
         let body: RequestBody = method == "GET" ? .none : .text("payload")
         let endpoint = Endpoint(method: HTTPMethod(method), path: "/redirects/loop", query: [URLQueryItem(name: "code", value: "\(code)")], body: body)
-        let call = NetCall(server: try await .loopback(), endpoint: endpoint)
+        let call = NetCall(server: try await .loopback(), endpoint: endpoint, firingFunction: transport.firing)
         let failure = try await withTimeout(20) { () async -> NetworkError? in
             await thrownError(by: call, reading: reading)
         }
@@ -128,7 +129,7 @@ import Testing
         do { _ = try await read(call, reading); return nil } catch { return error }
     }
 
-    private func redirected(code: Int, method: String, to target: String = "/echo/landed", credentials: Bool = false, reading: Reading) async throws -> Echo {
+    private func redirected(code: Int, method: String, to target: String = "/echo/landed", credentials: Bool = false, reading: Reading, over transport: TransportUnderTest) async throws -> Echo {
         var endpoint = Endpoint(
             method: HTTPMethod(method),
             path: "/redirect",
@@ -138,7 +139,7 @@ import Testing
         if credentials {
             endpoint = endpoint.header("Authorization", "Bearer secret").header("Cookie", "session=1")
         }
-        let call = NetCall(server: try await .loopback(), endpoint: endpoint)
+        let call = NetCall(server: try await .loopback(), endpoint: endpoint, firingFunction: transport.firing)
         let response = try await withTimeout(10) { try await read(call, reading) }
         return try JSONDecoder().decode(Echo.self, from: response.data)
     }

@@ -8,14 +8,9 @@ import Testing
 /// Response bodies: compressed (`/gzip`, `/deflate`, `/brotli`), binary (`/bytes`, `/range`,
 /// `/stream-bytes`), streamed (`/stream`), text, and 10 MiB each way through `/anything`.
 @Suite(.requiresHTTPBin) struct ContentInteropTests {
-    private let httpbin: HTTPBin
-
-    init() async throws {
-        httpbin = try await HTTPBin()
-    }
-
-    @Test(arguments: ["gzip", "deflate"])
-    func aCompressedBodyArrivesDecompressed(_ encoding: String) async throws {
+    @Test(arguments: TransportUnderTest.all, ["gzip", "deflate"])
+    func aCompressedBodyArrivesDecompressed(over transport: TransportUnderTest, _ encoding: String) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let response = try await withTimeout { try await httpbin.call(.get(EndpointPath("/\(encoding)"))).response() }
         let echo = try JSONDecoder().decode(HTTPBinEcho.self, from: response.data)
         #expect(encoding == "gzip" ? echo.gzipped == true : echo.deflated == true)
@@ -24,14 +19,24 @@ import Testing
     }
 
     /// The session asks for what it can decode; a brotli body arrives decoded where it can.
-    @Test func aBrotliBodyArrivesDecompressedWhenAskedFor() async throws {
+    /// AsyncHTTPClient decodes gzip and deflate only (SwiftNIO has no brotli decoder): a brotli
+    /// body it was asked for arrives compressed, so the echo does not decode (Docs/ServerSide.md).
+    @Test(arguments: TransportUnderTest.all)
+    func aBrotliBodyArrivesDecompressedWhenAskedFor(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(.get("/brotli", headers: ["Accept-Encoding": "br, gzip, deflate"]))
-        let echo = try await withTimeout { try await call.value(as: HTTPBinEcho.self) }
-        #expect(echo.brotli == true)
-        #expect(echo.header("Accept-Encoding") == "br, gzip, deflate")
+        try await withKnownIssue("\(transport.name) does not decode brotli") {
+            let echo = try await withTimeout { try await call.value(as: HTTPBinEcho.self) }
+            #expect(echo.brotli == true)
+            #expect(echo.header("Accept-Encoding") == "br, gzip, deflate")
+        } when: {
+            transport.has(.noBrotli)
+        }
     }
 
-    @Test func theEndpointsAcceptEncodingIsSentAsWritten() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func theEndpointsAcceptEncodingIsSentAsWritten(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(.get("/headers", headers: ["Accept-Encoding": "identity"]))
         let echo = try await withTimeout { try await call.value(as: HTTPBinEcho.self) }
         #expect(echo.header("Accept-Encoding") == "identity")
@@ -39,7 +44,9 @@ import Testing
 
     /// httpbin caps `/bytes/n` at 100 KiB (102,400 bytes) whatever `n` asks for. (Its `seed` does
     /// not make them repeatable here: the generator is shared by gunicorn's threads.)
-    @Test func randomBytesArriveWhole() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func randomBytesArriveWhole(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let response = try await withTimeout { try await httpbin.call(.get("/bytes/10485760")).response() }
         #expect(response.data.count == 102_400)
         #expect(response.headers["Content-Type"] == "application/octet-stream")
@@ -62,40 +69,51 @@ import Testing
         Data(range.map { UInt8(ascii: "a") + UInt8($0 % 26) })
     }
 
-    @Test func aWholeRangeResourceArrivesExactly() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aWholeRangeResourceArrivesExactly(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let response = try await withTimeout { try await httpbin.call(.get("/range/102400")).response() }
         #expect(response.statusCode == 200)
         #expect(firstDifference(response.data, Self.alphabet(0..<102_400)) == nil)
     }
 
-    @Test(arguments: [(header: "bytes=100-199", range: 100..<200), ("bytes=-10", 1014..<1024), ("bytes=1000-", 1000..<1024)])
-    func aRangeRequestGetsThatPartAs206(header: String, range: Range<Int>) async throws {
+    @Test(arguments: TransportUnderTest.all(withPairs: [(header: "bytes=100-199", range: 100..<200), ("bytes=-10", 1014..<1024), ("bytes=1000-", 1000..<1024)]))
+    func aRangeRequestGetsThatPartAs206(over transport: TransportUnderTest, header: String, range: Range<Int>) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let response = try await withTimeout { try await httpbin.call(.get("/range/1024", headers: ["Range": header])).response() }
         #expect(response.statusCode == 206)
         #expect(response.headers["Content-Range"] == "bytes \(range.lowerBound)-\(range.upperBound - 1)/1024")
         #expect(firstDifference(response.data, Self.alphabet(range)) == nil)
     }
 
-    @Test func anUnsatisfiableRangeIs416() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func anUnsatisfiableRangeIs416(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let call = httpbin.call(.get("/range/1024", headers: ["Range": "bytes=5000-6000"]))
         let failure = await networkError { try await call.response() }
         #expect(failure?.statusCode == 416)
     }
 
-    @Test func aChunkedBodyArrivesWhole() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aChunkedBodyArrivesWhole(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let response = try await withTimeout { try await httpbin.call(.get("/stream-bytes/102400", query: ["chunk_size": "1000", "seed": "1"])).response() }
         #expect(response.data.count == 102_400)
         #expect(response.headers["Content-Length"] == nil)
     }
 
-    @Test func streamedJSONLinesArriveInOrder() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func streamedJSONLinesArriveInOrder(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let response = try await withTimeout { try await httpbin.call(.get("/stream/20")).response() }
         struct Line: Decodable { let id: Int }
         let lines = response.data.split(separator: UInt8(ascii: "\n"))
         #expect(try lines.map { try JSONDecoder().decode(Line.self, from: Data($0)).id } == Array(0..<20))
     }
 
-    @Test func utf8TextArrivesIntact() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func utf8TextArrivesIntact(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let response = try await withTimeout { try await httpbin.call(.get("/encoding/utf8")).response() }
         #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
         let text = try #require(String(data: response.data, encoding: .utf8))
@@ -111,8 +129,9 @@ import Testing
         return data.prefix(10_485_760)
     }()
 
-    @Test(arguments: [HTTPMethod.post, .put])
-    func tenMebibytesGoUpAndComeBack(_ method: HTTPMethod) async throws {
+    @Test(arguments: TransportUnderTest.all, [HTTPMethod.post, .put])
+    func tenMebibytesGoUpAndComeBack(over transport: TransportUnderTest, _ method: HTTPMethod) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let body = Self.tenMebibytes
         let call = httpbin.call(Endpoint(method: method, path: "/anything", body: .data(body)).timeout(60))
         let response = try await withTimeout(60) { try await call.response() }

@@ -8,19 +8,15 @@ import Testing
 /// Streamed bodies from httpbin read as they arrive, through the public API only: `/stream/n`
 /// as JSON Lines, `/drip` byte by byte, `/stream-bytes/n` chunked.
 @Suite(.requiresHTTPBin) struct StreamingInteropTests {
-    private let httpbin: HTTPBin
-
-    init() async throws {
-        httpbin = try await HTTPBin()
-    }
-
     /// One line of `/stream/n`: the request echoed, with its number.
     private struct StreamedLine: Decodable {
         let id: Int
         let url: String
     }
 
-    @Test func streamedJSONLinesDecodeOneByOne() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func streamedJSONLinesDecodeOneByOne(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let lines = httpbin.call(.get("/stream/20")).jsonLines(of: StreamedLine.self)
         let (received, error) = try await readAll(lines)
         #expect(error == nil)
@@ -30,7 +26,9 @@ import Testing
 
     /// `/drip` answers at once and then sends one byte every `duration / numbytes` seconds.
     /// (httpbin cannot be held like the loopback server, so this one measures time.)
-    @Test func drippedBytesArriveOverTimeAfterTheHead() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func drippedBytesArriveOverTimeAfterTheHead(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let body = httpbin.call(.get("/drip", query: ["numbytes": "3", "duration": "4.5", "delay": "0"])).bytes()
         let head = try await withTimeout { try await body.response }
         #expect(head.statusCode == 200)
@@ -49,7 +47,9 @@ import Testing
         #expect(spread > 1, "the bytes were handed out \(spread) s apart")
     }
 
-    @Test func streamedBytesArriveChunkedAndWhole() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func streamedBytesArriveChunkedAndWhole(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         let body = httpbin.call(.get("/stream-bytes/50000", query: ["chunk_size": "1000", "seed": "7"])).bytes()
         let head = try await withTimeout { try await body.response }
         #expect(head.value(forHTTPHeaderField: "Content-Length") == nil)
@@ -62,7 +62,9 @@ import Testing
     /// The same seed gives the same bytes, another seed others. httpbin draws them from Python's
     /// shared `random` as it streams, so a request another test makes at that moment on the same
     /// worker can interleave: a mismatch is tried again, a few times, before it counts.
-    @Test func theSeedDecidesTheBytes() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func theSeedDecidesTheBytes(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
         func bytes(seed: Int) async throws -> Data {
             let call = httpbin.call(.get("/stream-bytes/4096", query: ["chunk_size": "512", "seed": "\(seed)"]))
             let (chunks, error) = try await readAll(call.bytes())

@@ -5,16 +5,16 @@ import Salvo
 import FoundationNetworking
 #endif
 
-/// `bytes()` over real URLSession streams from the loopback server.
+/// `bytes()` over each transport's streams from the loopback server.
 @Suite struct ResponseBytesIntegrationTests {
-    private func call(_ path: EndpointPath, query: KeyValuePairs<String, String> = [:]) async throws -> NetCall {
+    private func call(_ path: EndpointPath, query: KeyValuePairs<String, String> = [:], over transport: TransportUnderTest) async throws -> NetCall {
         let server = ServerConfig(scheme: "http", host: "127.0.0.1", port: try await LoopbackServer.port())
-        return NetCall(server: server, endpoint: .get(path, query: query))
+        return NetCall(server: server, endpoint: .get(path, query: query), firingFunction: transport.firing)
     }
 
-    @Test(arguments: [false, true])
-    func aBodyArrivesWholeAndInOrder(chunked: Bool) async throws {
-        let body = try await call("/stream/bytes", query: ["n": "3000000", "chunked": chunked ? "1" : "0"]).bytes()
+    @Test(arguments: TransportUnderTest.all, [false, true])
+    func aBodyArrivesWholeAndInOrder(over transport: TransportUnderTest, chunked: Bool) async throws {
+        let body = try await call("/stream/bytes", query: ["n": "3000000", "chunked": chunked ? "1" : "0"], over: transport).bytes()
         let head = try await body.response
         #expect(head.statusCode == 200)
         var received = Data()
@@ -28,8 +28,9 @@ import FoundationNetworking
         #expect(chunks > 1, "the body arrived in pieces, not collected first")
     }
 
-    @Test func aStatusOutside2xxThrowsWithItsBody() async throws {
-        let body = try await call("/status/503").bytes()
+    @Test(arguments: TransportUnderTest.all)
+    func aStatusOutside2xxThrowsWithItsBody(over transport: TransportUnderTest) async throws {
+        let body = try await call("/status/503", over: transport).bytes()
         await #expect(throws: NetworkError.self) { _ = try await body.response }
         do {
             for try await _ in body { Issue.record("no chunk of an error body is streamed") }
@@ -39,16 +40,18 @@ import FoundationNetworking
         }
     }
 
-    @Test func breakingOutOfTheLoopCancelsTheCall() async throws {
-        let body = try await call("/stream/drip", query: ["n": "50", "interval": "0.1"]).bytes()
+    @Test(arguments: TransportUnderTest.all)
+    func breakingOutOfTheLoopCancelsTheCall(over transport: TransportUnderTest) async throws {
+        let body = try await call("/stream/drip", query: ["n": "50", "interval": "0.1"], over: transport).bytes()
         for try await _ in body { break }
         try await Task.sleep(for: .milliseconds(100))
         #expect(body.task.isFinished)
     }
 
     /// 12 MiB against a 4 MiB memory window: most of the body waits in the backlog file.
-    @Test func aReaderThatFallsBehindLosesNothingAndReadsInOrder() async throws {
-        let body = try await call("/stream/bytes", query: ["n": "\(12 << 20)"]).bytes()
+    @Test(arguments: TransportUnderTest.all)
+    func aReaderThatFallsBehindLosesNothingAndReadsInOrder(over transport: TransportUnderTest) async throws {
+        let body = try await call("/stream/bytes", query: ["n": "\(12 << 20)"], over: transport).bytes()
         _ = try await body.response
         try await Task.sleep(for: .seconds(1)) // let the body arrive while nobody reads
         var count = 0
