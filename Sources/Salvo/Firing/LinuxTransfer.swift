@@ -5,7 +5,8 @@ import FoundationNetworking
 /// One request on Linux `URLSession`, repaired where swift-corelibs-foundation loses an outcome.
 ///
 /// It is the delegate of each data task it starts and reports the exchange to a
-/// ``ResponseReceiver``, with three repairs:
+/// ``ResponseReceiver``, with three repairs (and timeouts rounded up to whole seconds,
+/// ``withWholeSecondTimeout(_:)``):
 ///
 /// - **Challenges complete.** `_ProtocolClient.urlProtocolDidFinishLoading` turns a 401 whose
 ///   `WWW-Authenticate` it can parse (Basic) into a challenge instead of finishing the task, and
@@ -72,6 +73,7 @@ final class LinuxTransfer: NSObject, URLSessionDataDelegate, NetworkSessionTask,
     /// one through a companion session whose delegate hands each task's events to its transfer
     /// (corelibs gives a task's own delegate no data: see Docs/Linux.md).
     private func send(_ request: URLRequest) {
+        let request = Self.withWholeSecondTimeout(request)
         let task: URLSessionDataTask
         if receiver.readsBodyAsItArrives {
             task = CompanionSessions.streaming(for: session, keepingCookieHeader: session.needsCookieHeaderKept(for: request)).dataTask(with: request)
@@ -92,6 +94,19 @@ final class LinuxTransfer: NSObject, URLSessionDataDelegate, NetworkSessionTask,
         }
         if isCancelled { task.cancel() }
         task.resume()
+    }
+
+    /// `request` with its timeout rounded up to whole seconds, at least 1: libcurl-based
+    /// `URLSession` truncates a timeout, so 0.5 would time out at once. The request a call builds
+    /// carries the exact timeout, which other transports honour.
+    static func withWholeSecondTimeout(_ request: URLRequest) -> URLRequest {
+        let seconds = request.timeoutInterval
+        guard seconds > 0, seconds.isFinite else { return request }
+        let whole = max(1, seconds.rounded(.up))
+        guard whole != seconds else { return request }
+        var rounded = request
+        rounded.timeoutInterval = whole
+        return rounded
     }
 
     func cancel() {
