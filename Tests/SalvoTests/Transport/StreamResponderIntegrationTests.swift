@@ -57,15 +57,16 @@ import FoundationNetworking
         }
     }
 
-    private func fire(_ path: EndpointPath, query: KeyValuePairs<String, String>, to recorder: Recorder) async throws -> NetworkTask {
+    private func fire(_ path: EndpointPath, query: KeyValuePairs<String, String>, to recorder: Recorder, over transport: TransportUnderTest) async throws -> NetworkTask {
         let server = ServerConfig(scheme: "http", host: "127.0.0.1", port: try await LoopbackServer.port())
-        let call = NetCall(server: server, endpoint: .get(path, query: query), responder: recorder.callResponder, callbackQueue: .queue(recorder.queue))
+        let call = NetCall(server: server, endpoint: .get(path, query: query), responder: recorder.callResponder, callbackQueue: .queue(recorder.queue), firingFunction: transport.firing)
         return call.stream(to: recorder.responder)
     }
 
-    @Test func headChunksAndCompletionArriveInOrderAndOnceOnTheQueue() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func headChunksAndCompletionArriveInOrderAndOnceOnTheQueue(over transport: TransportUnderTest) async throws {
         let recorder = Recorder()
-        _ = try await fire("/stream/chunked", query: ["chunks": "200", "size": "1000", "delay": "0.001"], to: recorder)
+        _ = try await fire("/stream/chunked", query: ["chunks": "200", "size": "1000", "delay": "0.001"], to: recorder, over: transport)
         #expect(await eventually { recorder.completions > 0 && recorder.outcomes > 0 })
         try await Task.sleep(nanoseconds: 200_000_000) // anything late would land now
         let received = recorder.received
@@ -80,17 +81,19 @@ import FoundationNetworking
         #expect(recorder.outcomes == 1)
     }
 
-    @Test func aStatusOutside2xxCompletesWithTheErrorAndNoChunk() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aStatusOutside2xxCompletesWithTheErrorAndNoChunk(over transport: TransportUnderTest) async throws {
         let recorder = Recorder()
-        _ = try await fire("/status/503", query: [:], to: recorder)
+        _ = try await fire("/status/503", query: [:], to: recorder, over: transport)
         #expect(await eventually { recorder.completions > 0 })
         try await Task.sleep(nanoseconds: 100_000_000)
         #expect(recorder.received == [.completion(isSuccess: false)])
     }
 
-    @Test func cancellingCompletesOnceAndStopsTheChunks() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func cancellingCompletesOnceAndStopsTheChunks(over transport: TransportUnderTest) async throws {
         let recorder = Recorder()
-        let task = try await fire("/stream/drip", query: ["n": "100", "interval": "0.02"], to: recorder)
+        let task = try await fire("/stream/drip", query: ["n": "100", "interval": "0.02"], to: recorder, over: transport)
         #expect(await eventually { recorder.body.count >= 3 })
         task.cancel()
         #expect(await eventually { recorder.completions > 0 })

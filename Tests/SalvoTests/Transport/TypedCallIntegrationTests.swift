@@ -24,8 +24,9 @@ import Testing
         }
     }
 
-    @Test func valueDecodesTheBodyTheServerSent() async throws {
-        let call = TypedCall<Echo, StatusProblem>(server: try await .loopback(), endpoint: .post("/echo/typed", query: ["q": "1"], json: ["a": "b"]))
+    @Test(arguments: TransportUnderTest.all)
+    func valueDecodesTheBodyTheServerSent(over transport: TransportUnderTest) async throws {
+        let call = TypedCall<Echo, StatusProblem>(server: try await .loopback(), endpoint: .post("/echo/typed", query: ["q": "1"], json: ["a": "b"]), firingFunction: transport.firing)
         let echo = try await withTimeout { try await call.value() }
         #expect(echo.method == "POST")
         #expect(echo.path == "/echo/typed")
@@ -33,8 +34,9 @@ import Testing
         #expect(String(decoding: echo.body, as: UTF8.self) == #"{"a":"b"}"#)
     }
 
-    @Test func aServerErrorArrivesWithItsBodyTyped() async throws {
-        let call = TypedCall<Echo, StatusProblem>(server: try await .loopback(), endpoint: .get("/status/422"))
+    @Test(arguments: TransportUnderTest.all)
+    func aServerErrorArrivesWithItsBodyTyped(over transport: TransportUnderTest) async throws {
+        let call = TypedCall<Echo, StatusProblem>(server: try await .loopback(), endpoint: .get("/status/422"), firingFunction: transport.firing)
         do {
             _ = try await withTimeout { try await call.value() }
             Issue.record("expected the 422")
@@ -45,9 +47,10 @@ import Testing
         }
     }
 
-    @Test func theResponseCarriesTheServersStatusHeadersAndFinalURL() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func theResponseCarriesTheServersStatusHeadersAndFinalURL(over transport: TransportUnderTest) async throws {
         let server = try await ServerConfig.loopback()
-        let call = TypedCall<[String: String], Never>(server: server, endpoint: .get("/headers", query: ["X-RateLimit-Remaining": "41", "ETag": "\"abc\""]))
+        let call = TypedCall<[String: String], Never>(server: server, endpoint: .get("/headers", query: ["X-RateLimit-Remaining": "41", "ETag": "\"abc\""]), firingFunction: transport.firing)
         let response = try await withTimeout { try await call.response() }
         #expect(response.statusCode == 200)
         #expect(response.headers["x-ratelimit-remaining"] == "41")
@@ -56,8 +59,9 @@ import Testing
         #expect(response.value.isEmpty)
     }
 
-    @Test func theCallbackAPIDeliversTheTypedResponseOnce() async throws {
-        let call = TypedCall<[String: String], Never>(server: try await .loopback(), endpoint: .get("/headers", query: ["X-Page": "3"]))
+    @Test(arguments: TransportUnderTest.all)
+    func theCallbackAPIDeliversTheTypedResponseOnce(over transport: TransportUnderTest) async throws {
+        let call = TypedCall<[String: String], Never>(server: try await .loopback(), endpoint: .get("/headers", query: ["X-Page": "3"]), firingFunction: transport.firing)
         let received = Locked<[String]>([])
         let done = Signal()
         call.fireForResponse(on: .immediate) { result in
@@ -68,9 +72,10 @@ import Testing
         #expect(received.withLock { $0 } == ["3"])
     }
 
-    @Test func aPagerWalksAListThroughATypedCall() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aPagerWalksAListThroughATypedCall(over transport: TransportUnderTest) async throws {
         let key = uniqueKey()
-        let call = TypedCall<ListPage, StatusProblem>(server: try await .loopback(), endpoint: .get("/list/\(key)/pages", query: ["total": "25"]))
+        let call = TypedCall<ListPage, StatusProblem>(server: try await .loopback(), endpoint: .get("/list/\(key)/pages", query: ["total": "25"]), firingFunction: transport.firing)
         let pager = Pager(call: call, strategy: .pageNumber(pageSize: 10), id: \ListItem.id) { body in
             Page(items: body.items, totalPages: body.totalPages)
         }

@@ -11,11 +11,11 @@ import SalvoTesting
 @Suite struct StreamRecordReplayIntegrationTests {
     /// Records `path` (with its query) from the loopback server as a streamed exchange; returns
     /// the request, what the caller received live, and the fixture written.
-    static func record(_ path: String, in folder: TemporaryFolder) async throws -> (URLRequest, ReceiverLog, Fixture) {
+    static func record(_ path: String, in folder: TemporaryFolder, over transport: TransportUnderTest) async throws -> (URLRequest, ReceiverLog, Fixture) {
         let base = try await LoopbackServer.baseURL()
         let request = URLRequest(url: try #require(URL(string: base.absoluteString + path)))
         let live = ReceiverLog()
-        _ = RecordingSession(wrapping: URLSession.shared, to: folder.url).start(request, receiver: live)
+        _ = RecordingSession(wrapping: transport.session, to: folder.url).start(request, receiver: live)
         #expect(await live.waitForFinish(timeout: 20))
         #expect(live.reports.last == .finish(nil))
         let name = try #require(try folder.fileNames().first)
@@ -31,9 +31,10 @@ import SalvoTesting
         return replayed
     }
 
-    @Test func aChunkedStreamReplaysWithTheSameBoundariesAndTiming() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aChunkedStreamReplaysWithTheSameBoundariesAndTiming(over transport: TransportUnderTest) async throws {
         let folder = try TemporaryFolder()
-        let (request, live, fixture) = try await Self.record("/stream/chunked?chunks=4&size=64&delay=0.05", in: folder)
+        let (request, live, fixture) = try await Self.record("/stream/chunked?chunks=4&size=64&delay=0.05", in: folder, over: transport)
         let chunks = try #require(fixture.response.chunks)
         #expect(live.body.count == 256)
         #expect(chunks.map(\.bytes) == live.chunks.map(\.count))
@@ -51,9 +52,10 @@ import SalvoTesting
         #expect(replayed.violations.isEmpty)
     }
 
-    @Test func anEventStreamReplaysAsTheSameEvents() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func anEventStreamReplaysAsTheSameEvents(over transport: TransportUnderTest) async throws {
         let folder = try TemporaryFolder()
-        let (request, live, fixture) = try await Self.record("/stream/sse/\(uniqueKey())?count=6&delay=0.02&retry=1500", in: folder)
+        let (request, live, fixture) = try await Self.record("/stream/sse/\(uniqueKey())?count=6&delay=0.02&retry=1500", in: folder, over: transport)
         #expect(fixture.response.body?.text?.contains("id: 6\n") == true, "the fixture keeps the events as readable text")
         #expect(fixture.response.chunks?.map(\.bytes) == live.chunks.map(\.count))
 
@@ -69,12 +71,13 @@ import SalvoTesting
         #expect(replayed.head?.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("text/event-stream") == true)
     }
 
-    @Test func aStreamedCallThroughARecordingStillStreamsAndReplaysOffline() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func aStreamedCallThroughARecordingStillStreamsAndReplaysOffline(over transport: TransportUnderTest) async throws {
         let folder = try TemporaryFolder()
         let server = try await ServerConfig.loopback()
         let endpoint = Endpoint.get("/stream/lines", query: ["count": "4", "delay": "0.03"])
         let live = ReceiverLog()
-        var call = NetCall(server: server, endpoint: endpoint, callbackQueue: .immediate, firingFunction: .recording(to: folder.url))
+        var call = NetCall(server: server, endpoint: endpoint, callbackQueue: .immediate, firingFunction: .recording(to: folder.url, through: transport.session))
         call.bodyReceiver = live
         call.fire()
         #expect(await live.waitForFinish(timeout: 20))

@@ -19,36 +19,39 @@ import Testing
         return server
     }
 
-    @Test(arguments: ["/empty/204", "/empty/205", "/empty/200"])
-    func anOptionalValueIsNil(_ path: String) async throws {
-        let call = NetCall(server: try await jsonServer(), endpoint: .get(EndpointPath(path)))
+    @Test(arguments: TransportUnderTest.all, ["/empty/204", "/empty/205", "/empty/200"])
+    func anOptionalValueIsNil(over transport: TransportUnderTest, _ path: String) async throws {
+        let call = NetCall(server: try await jsonServer(), endpoint: .get(EndpointPath(path)), firingFunction: transport.firing)
         let echo = try await withTimeout { try await call.value(as: Echo?.self) }
         #expect(echo == nil)
     }
 
-    @Test func anOptionalValueDecodesABody() async throws {
-        let call = NetCall(server: try await jsonServer(), endpoint: .get("/echo/found"))
+    @Test(arguments: TransportUnderTest.all)
+    func anOptionalValueDecodesABody(over transport: TransportUnderTest) async throws {
+        let call = NetCall(server: try await jsonServer(), endpoint: .get("/echo/found"), firingFunction: transport.firing)
         let echo = try await withTimeout { try await call.value(as: Echo?.self) }
         #expect(echo?.path == "/echo/found")
     }
 
-    @Test func aValueFromNoBodyIsADecodingErrorNamingTheWayOut() async throws {
-        let call = NetCall(server: try await jsonServer(), endpoint: .get("/empty/204"))
+    @Test(arguments: TransportUnderTest.all)
+    func aValueFromNoBodyIsADecodingErrorNamingTheWayOut(over transport: TransportUnderTest) async throws {
+        let call = NetCall(server: try await jsonServer(), endpoint: .get("/empty/204"), firingFunction: transport.firing)
         let failure = await #expect(throws: NetworkError.self) { try await withTimeout { try await call.value(as: Echo.self) } }
         guard case .decoding(let decoding)? = failure else { Issue.record("got \(String(describing: failure))"); return }
         #expect(decoding.body.isEmpty)
         #expect(failure?.localizedDescription.contains("(Echo?)") == true)
     }
 
-    @Test(arguments: [Endpoint.delete("/empty/204"), .put("/empty/205", body: .text("reset")), .head("/text"), .post("/echo")])
-    func aVoidTypedCallSucceedsWithOrWithoutABody(_ endpoint: Endpoint) async throws {
-        let call = TypedCall<Void, StatusProblem>(server: try await jsonServer(), endpoint: endpoint)
+    @Test(arguments: TransportUnderTest.all, [Endpoint.delete("/empty/204"), .put("/empty/205", body: .text("reset")), .head("/text"), .post("/echo")])
+    func aVoidTypedCallSucceedsWithOrWithoutABody(over transport: TransportUnderTest, _ endpoint: Endpoint) async throws {
+        let call = TypedCall<Void, StatusProblem>(server: try await jsonServer(), endpoint: endpoint, firingFunction: transport.firing)
         let response = try await withTimeout { try await call.response() }
         #expect(response.statusCode.map { (200..<300).contains($0) } == true)
     }
 
-    @Test func aVoidTypedCallFailsWithTheErrorBody() async throws {
-        let call = TypedCall<Void, StatusProblem>(server: try await jsonServer(), endpoint: .delete("/status/409"))
+    @Test(arguments: TransportUnderTest.all)
+    func aVoidTypedCallFailsWithTheErrorBody(over transport: TransportUnderTest) async throws {
+        let call = TypedCall<Void, StatusProblem>(server: try await jsonServer(), endpoint: .delete("/status/409"), firingFunction: transport.firing)
         do {
             try await withTimeout { try await call.value() }
             Issue.record("expected the 409")

@@ -7,7 +7,8 @@ import Testing
 
 /// Logging and cURL output for real requests: readable, and free of secrets.
 @Suite struct LoggingActionIntegrationTests {
-    @Test func logsOfSecretHeadersCookiesAndQueryKeysShowNoSecret() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func logsOfSecretHeadersCookiesAndQueryKeysShowNoSecret(over transport: TransportUnderTest) async throws {
         let transcript = Transcript()
         var server = try await ServerConfig.loopback(defaultHeaders: ["X-Api-Key": "key-secret"])
         server.actions = [
@@ -21,8 +22,8 @@ import Testing
             .header("Proxy-Authorization", "Basic proxy-secret")
             .requiringAuthentication()
         let configured = server
-        _ = try await withTimeout { try await NetCall(server: configured, endpoint: echo).response() }
-        _ = try await withTimeout { try await NetCall(server: configured, endpoint: .get("/cookie")).response() }
+        _ = try await withTimeout { try await NetCall(server: configured, endpoint: echo, firingFunction: transport.firing).response() }
+        _ = try await withTimeout { try await NetCall(server: configured, endpoint: .get("/cookie"), firingFunction: transport.firing).response() }
         let text = transcript.text
         #expect(text.contains("← 200 GET http://127.0.0.1:"))
         #expect(text.contains("Set-Cookie: <redacted>"))
@@ -32,10 +33,11 @@ import Testing
         }
     }
 
-    @Test func theCurlCommandReplaysTheRequestAndRedactsByDefault() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func theCurlCommandReplaysTheRequestAndRedactsByDefault(over transport: TransportUnderTest) async throws {
         let body = #"{"note":"it's \"quoted\" $HOME `id`"}"#
         let call = NetCall(server: try await .loopback(), endpoint: Endpoint.post("/echo/curl", body: .text(body, contentType: "application/json"))
-            .header("Authorization", "Bearer curl-secret").header("X-Quote", #"O'Brien "x""#))
+            .header("Authorization", "Bearer curl-secret").header("X-Quote", #"O'Brien "x""#), firingFunction: transport.firing)
         #expect(try !call.curlCommand().contains("curl-secret"))
         let output = try runShell(try call.curlCommand(redacted: false) + " --silent")
         let echo = try JSONDecoder().decode(Echo.self, from: Data(output.utf8))
@@ -57,16 +59,16 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
-    @Test(arguments: [
+    @Test(arguments: TransportUnderTest.all, [
         Endpoint.post("/echo/login", json: ["user": "ann", "password": "hunter22-json"]),
         Endpoint.post("/echo/login", body: .form(["user": "ann", "password": "hunter22-form"])),
     ])
-    func aPasswordSentInABodyAndEchoedBackIsInNoLogLineByDefault(_ endpoint: Endpoint) async throws {
+    func aPasswordSentInABodyAndEchoedBackIsInNoLogLineByDefault(over transport: TransportUnderTest, _ endpoint: Endpoint) async throws {
         let transcript = Transcript()
         var server = try await ServerConfig.loopback()
         server.actions = [LoggingAction(includesHeaders: true, includesBodies: true, sink: transcript.append)]
         let configured = server
-        let response = try await withTimeout { try await NetCall(server: configured, endpoint: endpoint).response() }
+        let response = try await withTimeout { try await NetCall(server: configured, endpoint: endpoint, firingFunction: transport.firing).response() }
         #expect(String(decoding: response.data, as: UTF8.self).contains("hunter22"), "the server must echo the password for this test to mean anything")
         let text = transcript.text
         #expect(text.contains("← 200 POST"))
@@ -74,8 +76,9 @@ import Testing
         #expect(!text.contains("hunter22"), "leaked into:\n\(text)")
     }
 
-    @Test func theCurlCommandHidesSecretQueryKeysByDefault() async throws {
-        let call = NetCall(server: try await .loopback(), endpoint: .get("/echo", query: ["access_token": "query-secret", "page": "1"]))
+    @Test(arguments: TransportUnderTest.all)
+    func theCurlCommandHidesSecretQueryKeysByDefault(over transport: TransportUnderTest) async throws {
+        let call = NetCall(server: try await .loopback(), endpoint: .get("/echo", query: ["access_token": "query-secret", "page": "1"]), firingFunction: transport.firing)
         let command = try call.curlCommand()
         #expect(!command.contains("query-secret"))
         #expect(command.contains("access_token=%3Credacted%3E"))

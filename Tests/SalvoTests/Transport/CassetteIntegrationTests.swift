@@ -11,7 +11,8 @@ import SalvoTesting
 @Suite struct CassetteIntegrationTests {
     static let none: [String: String] = [:]
 
-    @Test func recordMissingThenReplayNeverReachesTheServerAgain() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func recordMissingThenReplayNeverReachesTheServerAgain(over transport: TransportUnderTest) async throws {
         let folder = try TemporaryFolder()
         let key = uniqueKey()
         let server = try await ServerConfig.loopback()
@@ -25,25 +26,26 @@ import SalvoTesting
             }
             return bodies
         }
-        let recorded = try await fire(Cassette(at: folder.url, mode: .recordMissing, environment: Self.none))
+        let recorded = try await fire(Cassette(at: folder.url, mode: .recordMissing, through: transport.session, environment: Self.none))
         #expect(try await LoopbackServer.count(path: "/echo/\(key)/a") == 2)
         #expect(try folder.fileNames().count == 3, "the repeated GET is kept as a second occurrence")
 
-        let replayed = try await fire(Cassette(at: folder.url, mode: .recordMissing, environment: Self.none))
-        let strict = try await fire(Cassette(at: folder.url, mode: .replay, environment: Self.none))
+        let replayed = try await fire(Cassette(at: folder.url, mode: .recordMissing, through: transport.session, environment: Self.none))
+        let strict = try await fire(Cassette(at: folder.url, mode: .replay, through: transport.session, environment: Self.none))
         #expect(replayed == recorded && strict == recorded)
         #expect(try await LoopbackServer.count(path: "/echo/\(key)/a") == 2, "replay must not reach the server")
         #expect(try await LoopbackServer.count(path: "/echo/\(key)/b") == 1)
     }
 
-    @Test func rerecordGoesBackToTheServerAndPassThroughOnlyForWhatIsMissing() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func rerecordGoesBackToTheServerAndPassThroughOnlyForWhatIsMissing(over transport: TransportUnderTest) async throws {
         let folder = try TemporaryFolder()
         let key = uniqueKey()
         let server = try await ServerConfig.loopback()
         func fire(_ path: String, _ mode: FixtureMode) async throws {
             _ = try await withTimeout {
                 try await NetCall(server: server, endpoint: .get(EndpointPath(path)), callbackQueue: .immediate,
-                                  firingFunction: Cassette(at: folder.url, mode: mode, environment: Self.none).firingFunction).response()
+                                  firingFunction: Cassette(at: folder.url, mode: mode, through: transport.session, environment: Self.none).firingFunction).response()
             }
         }
         try await fire("/echo/\(key)/a", .recordMissing)
@@ -56,14 +58,15 @@ import SalvoTesting
         #expect(try folder.fileNames().count == 1, "pass-through records nothing")
     }
 
-    @Test func realRecordingsRoundTripThroughHARAndReplayOffline() async throws {
+    @Test(arguments: TransportUnderTest.all)
+    func realRecordingsRoundTripThroughHARAndReplayOffline(over transport: TransportUnderTest) async throws {
         let folder = try TemporaryFolder(), imported = try TemporaryFolder()
         let key = uniqueKey()
         let server = try await ServerConfig.loopback(defaultHeaders: ["Authorization": "Bearer live-secret"])
         let endpoints: [Endpoint] = [.get("/echo/\(key)/list", query: ["page": "1"]), .get("/bytes", query: ["n": "64"]), .get("/status/404"), .get("/cookie")]
         var live: [[ResponderEvent]] = []
         for endpoint in endpoints {
-            live.append(await NetCall(server: server, endpoint: endpoint, callbackQueue: .immediate, firingFunction: .recording(to: folder.url)).fireAndRecord())
+            live.append(await NetCall(server: server, endpoint: endpoint, callbackQueue: .immediate, firingFunction: .recording(to: folder.url, through: transport.session)).fireAndRecord())
         }
         let har = folder.url.deletingLastPathComponent().appendingPathComponent("\(key).har")
         defer { try? FileManager.default.removeItem(at: har) }
