@@ -79,14 +79,19 @@ extension URLRequest {
     /// - **At most 20 redirects**, as `URLSession` on every platform.
     ///
     /// ```swift
-    /// var request = original, redirects = 0
-    /// while true {
-    ///     let (body, response) = try await send(request)
-    ///     guard let next = try request.redirected(by: response, redirectCount: redirects) else {
-    ///         return (body, response)
+    /// func sendFollowingRedirects(
+    ///     _ original: URLRequest,
+    ///     send: (URLRequest) async throws -> (Data, HTTPURLResponse)
+    /// ) async throws -> (Data, HTTPURLResponse) {
+    ///     var request = original, redirects = 0
+    ///     while true {
+    ///         let (body, response) = try await send(request)
+    ///         guard let next = try request.redirected(by: response, redirectCount: redirects) else {
+    ///             return (body, response)
+    ///         }
+    ///         request = next
+    ///         redirects += 1
     ///     }
-    ///     request = next
-    ///     redirects += 1
     /// }
     /// ```
     ///

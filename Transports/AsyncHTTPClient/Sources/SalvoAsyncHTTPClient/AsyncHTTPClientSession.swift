@@ -20,8 +20,8 @@ import Salvo
 ///
 /// // A client of your own, shut down when the service stops:
 /// let session = AsyncHTTPClientSession()
-/// defer { Task { try await session.shutdown() } }
-/// let user = try await NetCall(server: api, endpoint: .get("/users/1"), firingFunction: .session(session)).value(as: User.self)
+/// let user = try await NetCall(server: api, endpoint: .get("/users/1"), firingFunction: .asyncHTTPClient(session)).value(as: User.self)
+/// try await session.shutdown()
 /// ```
 ///
 /// **Who owns the `HTTPClient`.** A session made with ``init(configuration:eventLoopGroup:cookieStorage:)``
@@ -103,10 +103,10 @@ public struct AsyncHTTPClientSession: NetworkSession {
     /// connection failing at once (not retried until a connect timeout), and the request's own
     /// timeout rather than a read timeout of the client's.
     ///
-    /// Start from it to make a client of your own, for example with another TLS configuration:
+    /// Start from it to make a client of your own, for example with a larger pool:
     /// ```swift
     /// var configuration = AsyncHTTPClientSession.clientConfiguration
-    /// configuration.tlsConfiguration = myTLS
+    /// configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 32
     /// let session = AsyncHTTPClientSession(configuration: configuration)
     /// ```
     public static var clientConfiguration: HTTPClient.Configuration {

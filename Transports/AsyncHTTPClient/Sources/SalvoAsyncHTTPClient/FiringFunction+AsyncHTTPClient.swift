@@ -7,7 +7,7 @@ extension FiringFunction {
     /// Set it where the app's calls get their firing function, once, as the composition root
     /// does with any other:
     /// ```swift
-    /// let environment = CatalogEnvironment(server: api, firing: .asyncHTTPClient())
+    /// let environment = ServiceEnvironment(server: api, firing: .asyncHTTPClient())
     /// ```
     ///
     /// - Parameters:
