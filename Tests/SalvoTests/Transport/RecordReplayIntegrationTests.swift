@@ -6,8 +6,8 @@ import Testing
 @testable import Salvo
 import SalvoTesting
 
-/// Records real exchanges with the loopback server over each transport, then replays them with a firing function
-/// that has no network access at all, and checks the server saw no further request.
+/// Records real exchanges with the loopback server over each transport, then replays them with a
+/// firing function that has no network access at all, and checks the server saw no further request.
 ///
 /// The shared loopback server cannot be stopped (other suites use it), so "offline" is shown by
 /// `LoopbackServer.count(path:)` staying put on this test's own key-namespaced paths.

@@ -5,7 +5,7 @@ import Salvo
 import FoundationNetworking
 #endif
 
-/// `call.events()` over real URLSession connections to the loopback server's event streams.
+/// `call.events()` over each transport's connections to the loopback server's event streams.
 @Suite struct ServerSentEventsIntegrationTests {
     private func call(_ path: String, query: KeyValuePairs<String, String> = [:], over transport: TransportUnderTest) async throws -> NetCall {
         let server = ServerConfig(scheme: "http", host: "127.0.0.1", port: try await LoopbackServer.port())

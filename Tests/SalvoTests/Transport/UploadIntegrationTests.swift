@@ -5,8 +5,8 @@ import FoundationNetworking
 import Testing
 @testable import Salvo
 
-/// Multipart and file uploads over each transport against the loopback server's `/upload` routes, which parse and
-/// hash the body as it arrives and say what every attempt received.
+/// Multipart and file uploads over each transport against the loopback server's `/upload`
+/// routes, which parse and hash the body as it arrives and say what every attempt received.
 @Suite struct UploadIntegrationTests {
     struct Upload: Decodable, Sendable {
         struct Part: Decodable, Sendable {
