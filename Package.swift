@@ -32,7 +32,7 @@ let package = Package(
         .testTarget(
             name: "SalvoTests",
             dependencies: ["Salvo", "SalvoTesting", "SalvoDemoKit", "SalvoObservation"],
-            exclude: ["Support/loopback_server.py", "Support/catalog_routes.py", "Support/wire_routes.py", "Support/challenge_routes.py", "Support/redirect_routes.py", "Support/empty_routes.py", "Support/relative_routes.py", "Support/httpbin_server.py", "Support/stream_routes.py", "Support/upload_routes.py"],
+            exclude: ["Transport/Support/Servers"],
             swiftSettings: upcomingFeatures
         ),
     ],

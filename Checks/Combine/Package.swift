@@ -44,9 +44,9 @@ let package = Package(
                 .product(name: "SalvoTesting", package: "Salvo"),
                 .product(name: "OpenCombine", package: "OpenCombine", condition: withoutCombine),
             ],
-            // Loopback/ links to Salvo's own launcher and server script: the launcher starts the
-            // script from beside itself, and Python finds the route modules beside the link's target.
-            exclude: ["Loopback/loopback_server.py"],
+            // Loopback/ links to Salvo's own launcher and its Servers/ folder: the launcher starts
+            // the script from Servers/ beside itself, and Python finds the route modules beside it.
+            exclude: ["Loopback/Servers"],
             swiftSettings: upcomingFeatures
         ),
     ],

@@ -12,7 +12,7 @@ struct DemoArguments {
 
       (no options)     offline: replays the recorded fixtures shipped with the demo
       --live URL       fires the same calls at a real server, e.g. the project's test server:
-                         python3 Tests/SalvoTests/Support/loopback_server.py --port 8080 --no-stdin-watch
+                         python3 Tests/SalvoTests/Transport/Support/Servers/loopback_server.py --port 8080 --no-stdin-watch
                          swift run salvo-demo --live http://127.0.0.1:8080
       --record FOLDER  with --live, also writes every exchange to FOLDER as replay fixtures
       --verbose        prints the logging action's lines (secrets redacted)

@@ -56,6 +56,6 @@ do {
     let tour = CatalogTour(api: CatalogAPI(environment: environment), say: { write($0 + "\n") }, redraw: { write("\r" + $0) })
     try await tour.run()
 } catch {
-    let hint = arguments.liveURL == nil ? "" : "\nIs the server running? python3 Tests/SalvoTests/Support/loopback_server.py --port 8080 --no-stdin-watch"
+    let hint = arguments.liveURL == nil ? "" : "\nIs the server running? python3 Tests/SalvoTests/Transport/Support/Servers/loopback_server.py --port 8080 --no-stdin-watch"
     fail(error.message + hint, code: 1)
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The project's Python loopback server (`Tests/SalvoTests/Support/loopback_server.py`), started
+/// The project's Python loopback server (`Tests/SalvoTests/Transport/Support/Servers/loopback_server.py`), started
 /// by the benchmark process itself on an ephemeral 127.0.0.1 port.
 ///
 /// The server exits when its stdin reaches EOF, i.e. when this process ends and the pipe closes.
@@ -20,7 +20,7 @@ public final class LoopbackServer: Sendable {
             .deletingLastPathComponent()  // Sources
             .deletingLastPathComponent()  // Benchmarks
             .deletingLastPathComponent()  // repository root
-            .appendingPathComponent("Tests/SalvoTests/Support/loopback_server.py").path
+            .appendingPathComponent("Tests/SalvoTests/Transport/Support/Servers/loopback_server.py").path
     }
 
     /// Starts the server and waits (at most 10 s) for the `PORT n` line it prints once listening.

@@ -67,7 +67,7 @@ public struct AuthTokenAction: NetworkAction {
         self.scheme = scheme
         self.pinnedOrigin = origin
         self.token = token
-        RedirectGuard.protectHeader(headerName)
+        Redirect.protectHeader(headerName)
     }
 
     /// Sets the header when the endpoint requires authentication and the request goes to the token's origin.

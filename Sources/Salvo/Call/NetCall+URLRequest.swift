@@ -34,7 +34,8 @@ extension NetCall {
         var request = URLRequest(url: url)
         // A new request is already a GET; setting the method is not free on Linux (it is normalised).
         if endpoint.method != .get { request.httpMethod = endpoint.method.rawValue }
-        if let timeout = endpoint.timeout { request.timeoutInterval = effectiveTimeout(timeout) }
+        // Exact: a transport that cannot honour it (Linux URLSession) rounds it itself.
+        if let timeout = endpoint.timeout { request.timeoutInterval = timeout }
         let headers = server.defaultHeaders.merging(endpoint.headers)
         for field in headers {
             try validate(field)
@@ -54,16 +55,6 @@ extension NetCall {
             request.setValue(contentType, forHTTPHeaderField: "Content-Type")
         }
         return request
-    }
-
-    /// Linux's libcurl-based URLSession truncates timeouts to whole seconds, so 0.5 would time out
-    /// at once; there, a timeout is rounded up to the next whole second (at least 1).
-    static func effectiveTimeout(_ seconds: TimeInterval) -> TimeInterval {
-        #if canImport(FoundationNetworking)
-        return max(1, seconds.rounded(.up))
-        #else
-        return seconds
-        #endif
     }
 
     /// Checks what actions may have changed in `prepare` before it goes out, so a method, header

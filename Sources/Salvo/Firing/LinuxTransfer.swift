@@ -5,7 +5,8 @@ import FoundationNetworking
 /// One request on Linux `URLSession`, repaired where swift-corelibs-foundation loses an outcome.
 ///
 /// It is the delegate of each data task it starts and reports the exchange to a
-/// ``ResponseReceiver``, with three repairs:
+/// ``ResponseReceiver``, with three repairs (and timeouts rounded up to whole seconds,
+/// ``withWholeSecondTimeout(_:)``):
 ///
 /// - **Challenges complete.** `_ProtocolClient.urlProtocolDidFinishLoading` turns a 401 whose
 ///   `WWW-Authenticate` it can parse (Basic) into a challenge instead of finishing the task, and
@@ -17,9 +18,10 @@ import FoundationNetworking
 /// - **Redirects keep their body.** `_HTTPURLProtocol.redirectFor(request:)` and
 ///   `didCompleteRedirectCallback(_:)` reset `task.knownBody` before the next transfer, so a
 ///   redirect that keeps the method (307, 308, and 301/302 for methods other than POST) arrives
-///   with `Content-Length: 0`. Such a redirect is not followed by the task; the transfer sends the
-///   redirected request (credentials stripped by ``RedirectGuard``) as a new task, at most
-///   ``RedirectGuard/maximumRedirects`` times.
+///   with `Content-Length: 0`. Every redirect is decided by Salvo's rules
+///   (``Foundation/URLRequest/redirected(by:redirectCount:)``: method, body, credentials, the
+///   limit of 20) instead of corelibs' own; one that keeps a body is not followed by the task: the
+///   transfer sends the redirected request as a new task.
 /// - **An explicit `Cookie` header is sent as written**, not replaced by stored cookies: see
 ///   `URLSession.keepingCookieHeader(of:)`. Such a task may belong to a companion session, so
 ///   challenges and redirects are put to the delegate of the session the request was fired on.
@@ -34,17 +36,22 @@ final class LinuxTransfer: NSObject, URLSessionDataDelegate, NetworkSessionTask,
         var challenged: URLResponse?
         /// The redirected request this transfer sends itself, body included.
         var followUp: URLRequest?
+        /// The request last sent: the one a redirect response answers.
+        var request: URLRequest
         var redirects = 0
+        /// Why the exchange ends although the task completes: a redirect Salvo's rules refuse.
+        var failure: URLError?
         var isCancelled = false
     }
 
     private let session: URLSession
     /// Whether the request as fired carried a `Cookie` header of the caller's own.
     private let hasCallersCookieHeader: Bool
-    private let state = Locked(State())
+    private let state: Locked<State>
     private let receiver: any ResponseReceiver
 
-    private init(session: URLSession, hasCallersCookieHeader: Bool, receiver: any ResponseReceiver) {
+    private init(_ request: URLRequest, session: URLSession, hasCallersCookieHeader: Bool, receiver: any ResponseReceiver) {
+        state = Locked(State(request: request))
         self.session = session
         self.hasCallersCookieHeader = hasCallersCookieHeader
         self.receiver = receiver
@@ -53,6 +60,7 @@ final class LinuxTransfer: NSObject, URLSessionDataDelegate, NetworkSessionTask,
     /// Starts `request` on `session` and reports the exchange to `receiver`.
     static func start(_ request: URLRequest, on session: URLSession, reportingTo receiver: any ResponseReceiver) -> LinuxTransfer {
         let transfer = LinuxTransfer(
+            request,
             session: session,
             hasCallersCookieHeader: request.value(forHTTPHeaderField: "Cookie") != nil,
             receiver: receiver
@@ -65,6 +73,7 @@ final class LinuxTransfer: NSObject, URLSessionDataDelegate, NetworkSessionTask,
     /// one through a companion session whose delegate hands each task's events to its transfer
     /// (corelibs gives a task's own delegate no data: see Docs/Linux.md).
     private func send(_ request: URLRequest) {
+        let request = Self.withWholeSecondTimeout(request)
         let task: URLSessionDataTask
         if receiver.readsBodyAsItArrives {
             task = CompanionSessions.streaming(for: session, keepingCookieHeader: session.needsCookieHeaderKept(for: request)).dataTask(with: request)
@@ -87,6 +96,19 @@ final class LinuxTransfer: NSObject, URLSessionDataDelegate, NetworkSessionTask,
         task.resume()
     }
 
+    /// `request` with its timeout rounded up to whole seconds, at least 1: libcurl-based
+    /// `URLSession` truncates a timeout, so 0.5 would time out at once. The request a call builds
+    /// carries the exact timeout, which other transports honour.
+    static func withWholeSecondTimeout(_ request: URLRequest) -> URLRequest {
+        let seconds = request.timeoutInterval
+        guard seconds > 0, seconds.isFinite else { return request }
+        let whole = max(1, seconds.rounded(.up))
+        guard whole != seconds else { return request }
+        var rounded = request
+        rounded.timeoutInterval = whole
+        return rounded
+    }
+
     func cancel() {
         let task = state.withLock { state in
             state.isCancelled = true
@@ -104,14 +126,12 @@ final class LinuxTransfer: NSObject, URLSessionDataDelegate, NetworkSessionTask,
         let isStreamed = receiver.readsBodyAsItArrives
         let next: Next = state.withLock { state in
             if let followUp = state.followUp, !state.isCancelled {
-                state.redirects += 1
-                guard state.redirects <= RedirectGuard.maximumRedirects else {
-                    state.task = nil
-                    return .report(head: nil, body: nil, RedirectGuard.tooManyRedirects(at: followUp.url))
-                }
                 return .follow(followUp)
             }
             state.task = nil
+            if let failure = state.failure, !state.isCancelled {
+                return .report(head: nil, body: nil, failure)
+            }
             if let challenged = state.challenged, !state.isCancelled {
                 // The body of a challenged response never reaches corelibs' handler or delegate.
                 return .report(head: challenged, body: nil, nil)
@@ -129,9 +149,9 @@ final class LinuxTransfer: NSObject, URLSessionDataDelegate, NetworkSessionTask,
     }
 
     /// Whether events of the current task are to be dropped: it was cancelled, or it ends in a
-    /// redirect this transfer follows itself.
+    /// redirect this transfer follows itself or refused.
     private var isDroppingEvents: Bool {
-        state.withLock { $0.isCancelled || $0.followUp != nil || $0.challenged != nil }
+        state.withLock { $0.isCancelled || $0.followUp != nil || $0.challenged != nil || $0.failure != nil }
     }
 
     // MARK: - Streamed task events (from StreamingDelegate)
@@ -214,14 +234,33 @@ final class LinuxTransfer: NSObject, URLSessionDataDelegate, NetworkSessionTask,
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let withCookies = withStoredCookies(request)
-        RedirectGuard.shared.urlSession(self.session, task: task, willPerformHTTPRedirection: response, newRequest: withCookies) { [self] decided in
-            guard let decided, Self.losesBody(decided) else {
-                completionHandler(decided)
+        // Salvo's rules decide, not corelibs' request: the same method, body, credentials and
+        // limit as every other Salvo session.
+        let (current, redirects) = state.withLock { ($0.request, $0.redirects) }
+        let next: URLRequest?
+        do {
+            next = try current.redirected(by: response, redirectCount: redirects)
+        } catch {
+            state.withLock { $0.failure = error }
+            completionHandler(nil)
+            return
+        }
+        guard let next else {
+            completionHandler(nil)
+            return
+        }
+        RedirectGuard.forward(withStoredCookies(next), of: self.session, task: task, response: response) { [self] decided in
+            guard let decided else {
+                completionHandler(nil)
                 return
             }
-            state.withLock { $0.followUp = decided }
-            completionHandler(nil)
+            let keepsBody = Self.losesBody(decided)
+            state.withLock { state in
+                state.request = decided
+                state.redirects += 1
+                if keepsBody { state.followUp = decided }
+            }
+            completionHandler(keepsBody ? nil : decided)
         }
     }
 
@@ -229,7 +268,7 @@ final class LinuxTransfer: NSObject, URLSessionDataDelegate, NetworkSessionTask,
     /// delegate (`_HTTPURLProtocol.redirectFor(request:)`): with one, the redirected request keeps
     /// the `Cookie` header added when the task was created, so cookies the redirect response set
     /// (httpbin's `/cookies/set`) or cookies of the target's path never reach the target.
-    /// A `Cookie` header the caller wrote is left to ``RedirectGuard``, which keeps it on the origin.
+    /// A `Cookie` header the caller wrote is kept as the redirect rules left it (on its origin only).
     private func withStoredCookies(_ redirected: URLRequest) -> URLRequest {
         let configuration = session.configuration
         guard configuration.httpShouldSetCookies, redirected.httpShouldHandleCookies,

@@ -10,56 +10,41 @@ import FoundationNetworking
 /// sets this guard as the delegate of each task it starts whose request carries such a header
 /// (``isNeeded(for:)``): on a redirect to another scheme,
 /// host or port it removes `Authorization`, `Proxy-Authorization`, `Cookie` and every header an
-/// ``AuthTokenAction`` uses, then lets the session's own delegate, if any, decide as usual.
+/// ``AuthTokenAction`` uses (``Redirect/stripping(_:redirectedFrom:)``), then lets the session's
+/// own delegate, if any, decide as usual. On Linux ``LinuxTransfer`` applies the whole of
+/// ``Redirect`` instead and forwards through ``forward(_:of:task:response:completionHandler:)``.
 final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
     /// The one guard; it holds no per-task state.
     static let shared = RedirectGuard()
-
-    /// Darwin's and swift-corelibs-foundation's redirect limit; Salvo's own redirect following
-    /// (Linux body-keeping redirects, mock redirects) ends a loop at the same count.
-    static let maximumRedirects = 20
-
-    /// The error a redirect chain past ``maximumRedirects`` ends with, failing at `url`.
-    static func tooManyRedirects(at url: URL?) -> URLError {
-        URLError(.httpTooManyRedirects, userInfo: [
-            NSLocalizedDescriptionKey: "more than \(maximumRedirects) redirects",
-            NSURLErrorFailingURLErrorKey: url as Any,
-        ])
-    }
-
-    private static let protectedHeaders = Locked<Set<String>>(["authorization", "proxy-authorization", "cookie"])
-
-    /// Adds a header whose value must never follow a redirect to another origin.
-    static func protectHeader(_ name: String) {
-        _ = protectedHeaders.withLock { $0.insert(name.lowercased()) }
-    }
 
     /// Whether `request` carries a header the guard protects; only such requests need it.
     ///
     /// A task delegate is not free on Linux: with one set, the session's delegate queue gets more
     /// work per request, which measured ~8% of a loopback round trip (Docs/Performance.md).
     static func isNeeded(for request: URLRequest) -> Bool {
-        !protectedFieldNames(in: request).isEmpty
+        !Redirect.protectedFieldNames(in: request).isEmpty
     }
 
-    /// The names of `request`'s header fields that the guard protects, as the request spells them.
-    private static func protectedFieldNames(in request: URLRequest) -> [String] {
-        guard let fields = request.allHTTPHeaderFields, !fields.isEmpty else { return [] }
-        let protected = protectedHeaders.withLock { $0 }
-        return fields.keys.filter { protected.contains($0.lowercased()) }
-    }
-
-    /// `request` without protected headers when it leaves the origin of `previous`.
-    static func stripping(_ request: URLRequest, redirectedFrom previous: URL?) -> URLRequest {
-        guard let from = previous, let to = request.url, let scheme = from.scheme, let host = from.host,
-              !Origin(scheme: scheme, host: host, port: from.port).matches(to) else {
-            return request
+    /// Hands `request`, the redirected request Salvo decided on, to the delegate of `session`
+    /// (if it has one other than the guard) to decide as usual, else to `completionHandler`.
+    static func forward(
+        _ request: URLRequest,
+        of session: URLSession,
+        task: URLSessionTask,
+        response: HTTPURLResponse,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        guard let sessionDelegate = session.delegate as? any URLSessionTaskDelegate, sessionDelegate !== shared else {
+            completionHandler(request)
+            return
         }
-        var stripped = request
-        for name in protectedFieldNames(in: request) {
-            stripped.setValue(nil, forHTTPHeaderField: name)
-        }
-        return stripped
+        // An optional Objective-C requirement on Apple platforms, a defaulted one on Linux.
+        #if canImport(FoundationNetworking)
+        sessionDelegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: completionHandler)
+        #else
+        let forwarded: Void? = sessionDelegate.urlSession?(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: completionHandler)
+        if forwarded == nil { completionHandler(request) }
+        #endif
     }
 
     func urlSession(
@@ -69,18 +54,8 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let stripped = Self.stripping(request, redirectedFrom: response.url ?? task.currentRequest?.url)
-        if let sessionDelegate = session.delegate as? any URLSessionTaskDelegate, sessionDelegate !== self {
-            // An optional Objective-C requirement on Apple platforms, a defaulted one on Linux.
-            #if canImport(FoundationNetworking)
-            sessionDelegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: stripped, completionHandler: completionHandler)
-            #else
-            let forwarded: Void? = sessionDelegate.urlSession?(session, task: task, willPerformHTTPRedirection: response, newRequest: stripped, completionHandler: completionHandler)
-            if forwarded == nil { completionHandler(stripped) }
-            #endif
-        } else {
-            completionHandler(stripped)
-        }
+        let stripped = Redirect.stripping(request, redirectedFrom: response.url ?? task.currentRequest?.url)
+        Self.forward(stripped, of: session, task: task, response: response, completionHandler: completionHandler)
     }
 
     /// Gives URLSession a body stream that starts again from the first byte when it must send a

@@ -104,7 +104,7 @@ public struct MockSession: NetworkSession {
 
 extension MockSession {
     /// What `response` resolves to for `request`, following redirects through `answer` as
-    /// production does (``MockRedirect``); a `HEAD` request gets no body.
+    /// production does (``Foundation/URLRequest/redirected(by:redirectCount:)``); a `HEAD` request gets no body.
     private static func follow(
         _ request: URLRequest,
         answeredBy response: MockResponse,
@@ -115,11 +115,12 @@ extension MockSession {
         while true {
             let result = response.resolve(for: current, reusing: memo)
             guard case .success(let resolved) = result, let http = resolved.head as? HTTPURLResponse else { return result }
-            guard let next = MockRedirect.request(after: current, response: http) else {
+            let redirected: URLRequest?
+            do { redirected = try current.redirected(by: http, redirectCount: hops) } catch { return .failure(error) }
+            guard let next = redirected else {
                 return isHead(current) ? .success(MockResponse.Resolved(head: http, body: Data(), chunks: nil)) : result
             }
             hops += 1
-            guard hops <= RedirectGuard.maximumRedirects else { return .failure(RedirectGuard.tooManyRedirects(at: next.url)) }
             current = next
             response = answer(MockRequest(next)).next()
         }

@@ -118,22 +118,3 @@ import SalvoTesting
         #expect(description.contains(message))
     }
 }
-
-/// A fresh folder under the temporary directory, removed when the value goes away.
-final class TemporaryFolder: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-tests-" + UUID().uuidString)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    /// The names of the files in the folder, sorted.
-    func fileNames() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
-    }
-}

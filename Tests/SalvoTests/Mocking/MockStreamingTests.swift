@@ -269,13 +269,3 @@ import SalvoTesting
         #expect(task is FinishedSessionTask)
     }
 }
-
-extension TestClock {
-    /// Advances through every wait of the exchange `log` receives until it ends (at most 10 s of real time).
-    func runUntilFinished(_ log: ReceiverLog) async {
-        let deadline = Date().addingTimeInterval(10)
-        while !log.isFinished, Date() < deadline {
-            if await waitForSleepers(1, timeout: 0.01) { runToEnd() }
-        }
-    }
-}

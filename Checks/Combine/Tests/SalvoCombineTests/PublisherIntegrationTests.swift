@@ -9,7 +9,7 @@ import SalvoOpenCombine
 import SalvoTesting
 import Testing
 
-/// Publishers firing real requests at the loopback server (Tests/SalvoTests/Support/loopback_server.py).
+/// Publishers firing real requests at the loopback server (Tests/SalvoTests/Transport/Support/Servers/loopback_server.py).
 @Suite struct PublisherIntegrationTests {
     /// The `/echo` route's answer, in part.
     struct Echo: Decodable, Sendable {

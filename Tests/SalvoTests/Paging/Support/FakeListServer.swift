@@ -4,12 +4,6 @@ import FoundationNetworking
 #endif
 @testable import Salvo
 
-/// One list item as the fake and loopback servers send it.
-struct ListItem: Codable, Sendable, Hashable, Identifiable {
-    let id: Int
-    let name: String
-}
-
 /// An in-process `NetworkSession` serving the same paged lists as the loopback server
 /// (`/list/<key>/pages|offset|cursor|link`), with failures, held pages and request counts.
 ///

@@ -1,1 +1,1 @@
-../../../../../Tests/SalvoTests/Support/LoopbackServer.swift
+../../../../../Tests/SalvoTests/Transport/Support/LoopbackServer.swift

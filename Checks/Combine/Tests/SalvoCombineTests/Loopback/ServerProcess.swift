@@ -1,1 +1,1 @@
-../../../../../Tests/SalvoTests/Support/ServerProcess.swift
+../../../../../Tests/SalvoTests/Transport/Support/ServerProcess.swift

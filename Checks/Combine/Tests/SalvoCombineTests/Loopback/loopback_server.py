@@ -1,1 +1,0 @@
-../../../../../Tests/SalvoTests/Support/loopback_server.py

@@ -1,0 +1,135 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The one set of rules every Salvo session follows a redirect by: Linux `URLSession`
+/// (``LinuxTransfer``), the mock session, and transports in other packages through
+/// ``Foundation/URLRequest/redirected(by:redirectCount:)``. On Apple platforms `URLSession`
+/// computes the redirected request itself, and ``RedirectGuard`` applies ``stripping(_:redirectedFrom:)``.
+enum Redirect {
+    /// Darwin's and swift-corelibs-foundation's redirect limit.
+    static let maximumCount = 20
+
+    /// The statuses followed when the response names a usable `Location`.
+    static let statuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// The error a redirect chain past ``maximumCount`` ends with, failing at `url`.
+    static func tooManyRedirects(at url: URL?) -> URLError {
+        URLError(.httpTooManyRedirects, userInfo: [
+            NSLocalizedDescriptionKey: "more than \(maximumCount) redirects",
+            NSURLErrorFailingURLErrorKey: url as Any,
+        ])
+    }
+
+    private static let protectedHeaders = Locked<Set<String>>(["authorization", "proxy-authorization", "cookie"])
+
+    /// Adds a header whose value must never follow a redirect to another origin.
+    static func protectHeader(_ name: String) {
+        _ = protectedHeaders.withLock { $0.insert(name.lowercased()) }
+    }
+
+    /// The names of `request`'s header fields that never leave their origin, as the request spells them.
+    static func protectedFieldNames(in request: URLRequest) -> [String] {
+        guard let fields = request.allHTTPHeaderFields, !fields.isEmpty else { return [] }
+        let protected = protectedHeaders.withLock { $0 }
+        return fields.keys.filter { protected.contains($0.lowercased()) }
+    }
+
+    /// `request` without protected headers when it leaves the origin of `previous`.
+    static func stripping(_ request: URLRequest, redirectedFrom previous: URL?) -> URLRequest {
+        guard let from = previous, let to = request.url, let scheme = from.scheme, let host = from.host,
+              !Origin(scheme: scheme, host: host, port: from.port).matches(to) else {
+            return request
+        }
+        var stripped = request
+        for name in protectedFieldNames(in: request) {
+            stripped.setValue(nil, forHTTPHeaderField: name)
+        }
+        return stripped
+    }
+
+    /// Where `response` sends a request to `url`: its `Location`, resolved against `url`, when it
+    /// is an HTTP or HTTPS URL with a host.
+    static func target(of response: HTTPURLResponse, from url: URL?) -> URL? {
+        guard let location = response.value(forHTTPHeaderField: "Location"), !location.isEmpty,
+              let target = URL(string: location, relativeTo: url)?.absoluteURL,
+              let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = target.host, !host.isEmpty else {
+            return nil
+        }
+        return target
+    }
+}
+
+extension URLRequest {
+    /// The request to send next when `response` redirects this one, by the rules every Salvo
+    /// session follows, or `nil` when `response` is the answer.
+    ///
+    /// A transport that follows redirects itself (rather than letting its HTTP client do it)
+    /// calls this for each response, so that it follows them as `URLSession` and Salvo's mock do:
+    ///
+    /// - **Method and body.** 303 turns every method but `HEAD` into `GET`, and 301 and 302 turn
+    ///   `POST` into `GET`, dropping the body, `Content-Type` and `Content-Length`. 307, 308, and
+    ///   301 or 302 after any other method keep method and body: a body of Salvo's own streamed
+    ///   from files (multipart, `.file`) gets a new stream that starts again at its first byte.
+    /// - **Credentials stay on their origin.** When the new URL has another scheme, host or port,
+    ///   `Authorization`, `Proxy-Authorization`, `Cookie` and every header an ``AuthTokenAction``
+    ///   sets are removed.
+    /// - **At most 20 redirects**, as `URLSession` on every platform.
+    ///
+    /// ```swift
+    /// func sendFollowingRedirects(
+    ///     _ original: URLRequest,
+    ///     send: (URLRequest) async throws -> (Data, HTTPURLResponse)
+    /// ) async throws -> (Data, HTTPURLResponse) {
+    ///     var request = original, redirects = 0
+    ///     while true {
+    ///         let (body, response) = try await send(request)
+    ///         guard let next = try request.redirected(by: response, redirectCount: redirects) else {
+    ///             return (body, response)
+    ///         }
+    ///         request = next
+    ///         redirects += 1
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - response: the response to this request; its `url`, else this request's, is the base of
+    ///     a relative `Location` and the origin credentials are kept on.
+    ///   - redirectCount: how many redirects the exchange has followed before `response`.
+    /// - Returns: the request for the `Location`, or `nil` when `response` is not a redirect to
+    ///   follow: a status other than 301, 302, 303, 307 or 308, or no `Location` that is an HTTP(S) URL.
+    /// - Throws: `URLError(.httpTooManyRedirects)` when 20 redirects were already followed;
+    ///   `URLError(.requestBodyStreamExhausted)` when the body must go again but is an
+    ///   `InputStream` that cannot start over (as `URLSession` fails such a redirect).
+    public func redirected(by response: HTTPURLResponse, redirectCount: Int) throws(URLError) -> URLRequest? {
+        let base = response.url ?? url
+        guard Redirect.statuses.contains(response.statusCode), let target = Redirect.target(of: response, from: base) else {
+            return nil
+        }
+        guard redirectCount < Redirect.maximumCount else { throw Redirect.tooManyRedirects(at: target) }
+        var next = self
+        next.url = target
+        let method = (httpMethod ?? "GET").uppercased()
+        let becomesGet = (response.statusCode == 303 && method != "HEAD")
+            || ((response.statusCode == 301 || response.statusCode == 302) && method == "POST")
+        if becomesGet {
+            next.httpMethod = "GET"
+            next.httpBody = nil
+            next.httpBodyStream = nil
+            next.setValue(nil, forHTTPHeaderField: "Content-Type")
+            next.setValue(nil, forHTTPHeaderField: "Content-Length")
+        } else if let stream = httpBodyStream {
+            guard let restartable = stream as? BodyStream else {
+                throw URLError(.requestBodyStreamExhausted, userInfo: [
+                    NSLocalizedDescriptionKey: "a \(response.statusCode) redirect must send the body again, but its InputStream cannot start over",
+                    NSURLErrorFailingURLErrorKey: target,
+                ])
+            }
+            next.httpBodyStream = BodyStream(restartable.segments, of: restartable.body)
+        }
+        return Redirect.stripping(next, redirectedFrom: base)
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Salvo
+
+extension TransportUnderTest {
+    /// `URLSession`: `URLSession.shared`, or an ephemeral session where cookies must not be shared.
+    static let urlSession = TransportUnderTest(
+        name: "URLSession",
+        session: URLSession.shared,
+        makeIsolatedSession: { URLSession(configuration: .ephemeral) },
+        differences: wholeSecondTimeoutsOnLinux
+    )
+
+    /// The transports this package's shared suites run over. The SalvoAsyncHTTPClient package
+    /// runs the same suites over AsyncHTTPClient.
+    static let all: [TransportUnderTest] = [.urlSession]
+
+    private static var wholeSecondTimeoutsOnLinux: Set<Difference> {
+        #if canImport(FoundationNetworking)
+        [.wholeSecondTimeouts]
+        #else
+        []
+        #endif
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import Salvo
+
+/// `download(to:)` against the loopback server: whole files, and nothing partial ever at the destination.
+@Suite struct DownloadIntegrationTests {
+    private func call(_ path: EndpointPath, query: KeyValuePairs<String, String> = [:], over transport: TransportUnderTest) async throws -> NetCall {
+        NetCall(
+            server: ServerConfig(scheme: "http", host: "127.0.0.1", port: try await LoopbackServer.port()),
+            endpoint: .get(path, query: query),
+            firingFunction: transport.firing
+        )
+    }
+
+    @Test(arguments: TransportUnderTest.all, [false, true])
+    func aBodyIsSavedWholeAtTheDestination(over transport: TransportUnderTest, chunked: Bool) async throws {
+        let folder = try temporaryFolder("salvo-downloads")
+        let destination = folder.appendingPathComponent("pattern.bin")
+        let file = try await call("/stream/bytes", query: ["n": "6000000", "chunked": chunked ? "1" : "0"], over: transport).download(to: destination)
+        #expect(file.url == destination)
+        #expect(file.byteCount == 6_000_000)
+        #expect(file.response.statusCode == 200)
+        let saved = try Data(contentsOf: destination)
+        #expect(saved.count == 6_000_000)
+        #expect(saved.prefix(502) == Data((0..<502).map { UInt8($0 % 251) }))
+        #expect(try fileNames(in: folder) == ["pattern.bin"], "no temporary file is left")
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func aRefusedStatusLeavesTheDestinationAsItWas(over transport: TransportUnderTest) async throws {
+        let folder = try temporaryFolder("salvo-downloads")
+        let destination = folder.appendingPathComponent("report.json")
+        try Data("previous".utf8).write(to: destination)
+        let notFound = try await call("/status/404", over: transport)
+        do {
+            _ = try await notFound.download(to: destination)
+            Issue.record("a 404 is not saved")
+        } catch {
+            #expect(error.statusCode == 404)
+        }
+        #expect(try Data(contentsOf: destination) == Data("previous".utf8))
+        #expect(try fileNames(in: folder) == ["report.json"])
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func aCancelledDownloadLeavesNoFile(over transport: TransportUnderTest) async throws {
+        let folder = try temporaryFolder("salvo-downloads")
+        let destination = folder.appendingPathComponent("slow.bin")
+        let download = Task { try await call("/stream/drip", query: ["n": "100", "interval": "0.05"], over: transport).download(to: destination) }
+        try await Task.sleep(for: .milliseconds(500))
+        download.cancel()
+        let result = await download.result
+        guard case .failure(let error as NetworkError) = result else {
+            Issue.record("a cancelled download fails, got \(result)")
+            return
+        }
+        #expect(error.isCancelled)
+        #expect(try fileNames(in: folder).isEmpty)
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func aMissingFolderFailsBeforeAnythingIsSent(over transport: TransportUnderTest) async throws {
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-folder-\(UUID().uuidString)/file.bin")
+        let small = try await call("/stream/bytes", query: ["n": "10"], over: transport)
+        do {
+            _ = try await small.download(to: destination)
+            Issue.record("the download fails")
+        } catch {
+            guard case .invalidRequest(let problem) = error else {
+                Issue.record("got \(error)")
+                return
+            }
+            #expect(problem.reason.contains(destination.deletingLastPathComponent().path))
+        }
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func anExistingFileIsKeptWhenItMayNotBeReplaced(over transport: TransportUnderTest) async throws {
+        let folder = try temporaryFolder("salvo-downloads")
+        let destination = folder.appendingPathComponent("keep.bin")
+        try Data("mine".utf8).write(to: destination)
+        let small = try await call("/stream/bytes", query: ["n": "10"], over: transport)
+        do {
+            _ = try await small.download(to: destination, replacingExisting: false)
+            Issue.record("the download fails")
+        } catch {
+            guard case .invalidRequest(let problem) = error else {
+                Issue.record("got \(error)")
+                return
+            }
+            #expect(problem.reason.contains("already exists"))
+        }
+        #expect(try Data(contentsOf: destination) == Data("mine".utf8))
+
+        _ = try await small.download(to: destination)
+        #expect(try Data(contentsOf: destination).count == 10, "replaced by default")
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Salvo
+import Testing
+
+/// Streamed bodies from httpbin read as they arrive, through the public API only: `/stream/n`
+/// as JSON Lines, `/drip` byte by byte, `/stream-bytes/n` chunked.
+@Suite(.requiresHTTPBin) struct StreamingInteropTests {
+    /// One line of `/stream/n`: the request echoed, with its number.
+    private struct StreamedLine: Decodable {
+        let id: Int
+        let url: String
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func streamedJSONLinesDecodeOneByOne(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
+        let lines = httpbin.call(.get("/stream/20")).jsonLines(of: StreamedLine.self)
+        let (received, error) = try await readAll(lines)
+        #expect(error == nil)
+        #expect(received.map(\.id) == Array(0..<20))
+        #expect(received.allSatisfy { $0.url.hasSuffix("/stream/20") })
+    }
+
+    /// `/drip` answers at once and then sends one byte every `duration / numbytes` seconds.
+    /// (httpbin cannot be held like the loopback server, so this one measures time.)
+    @Test(arguments: TransportUnderTest.all)
+    func drippedBytesArriveOverTimeAfterTheHead(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
+        let body = httpbin.call(.get("/drip", query: ["numbytes": "3", "duration": "4.5", "delay": "0"])).bytes()
+        let head = try await withTimeout { try await body.response }
+        #expect(head.statusCode == 200)
+        #expect(head.value(forHTTPHeaderField: "Content-Length") == "3")
+        var received = Data()
+        var arrivals: [Date] = []
+        for try await chunk in body {
+            received.append(chunk)
+            arrivals.append(Date())
+        }
+        #expect(received == Data("***".utf8))
+        #expect(arrivals.count > 1, "the bytes arrived in more than one piece")
+        // 1.5 s between bytes on the server, so 3 s from the first to the last; a body collected
+        // first would be handed out at once. A third of it leaves room for a starved reader.
+        let spread = try #require(arrivals.last).timeIntervalSince(try #require(arrivals.first))
+        #expect(spread > 1, "the bytes were handed out \(spread) s apart")
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func streamedBytesArriveChunkedAndWhole(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
+        let body = httpbin.call(.get("/stream-bytes/50000", query: ["chunk_size": "1000", "seed": "7"])).bytes()
+        let head = try await withTimeout { try await body.response }
+        #expect(head.value(forHTTPHeaderField: "Content-Length") == nil)
+        #expect(head.value(forHTTPHeaderField: "Transfer-Encoding")?.lowercased() == "chunked")
+        let (chunks, error) = try await readAll(body)
+        #expect(error == nil)
+        #expect(chunks.reduce(0) { $0 + $1.count } == 50_000)
+    }
+
+    /// The same seed gives the same bytes, another seed others. httpbin draws them from Python's
+    /// shared `random` as it streams, so a request another test makes at that moment on the same
+    /// worker can interleave: a mismatch is tried again, a few times, before it counts.
+    @Test(arguments: TransportUnderTest.all)
+    func theSeedDecidesTheBytes(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
+        func bytes(seed: Int) async throws -> Data {
+            let call = httpbin.call(.get("/stream-bytes/4096", query: ["chunk_size": "512", "seed": "\(seed)"]))
+            let (chunks, error) = try await readAll(call.bytes())
+            if let error { throw error }
+            return chunks.reduce(into: Data()) { $0.append($1) }
+        }
+        var isRepeatable = false
+        for _ in 1...3 where !isRepeatable {
+            isRepeatable = try await bytes(seed: 7) == bytes(seed: 7)
+        }
+        #expect(isRepeatable)
+        #expect(try await bytes(seed: 7) != bytes(seed: 8))
+    }
+}

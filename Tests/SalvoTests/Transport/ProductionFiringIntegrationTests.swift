@@ -1,0 +1,196 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import Salvo
+
+/// Production firing through each transport against the loopback server.
+@Suite struct ProductionFiringIntegrationTests {
+    private func fire(_ endpoint: Endpoint, server: ServerConfig? = nil, over transport: TransportUnderTest) async throws -> HandlerRecorder {
+        let recorder = HandlerRecorder()
+        let loopback = try await ServerConfig.loopback()
+        let call = NetCall(server: server ?? loopback, endpoint: endpoint, responder: recorder.responder, callbackQueue: .immediate, firingFunction: transport.firing)
+        call.fire()
+        await recorder.waitForOutcome()
+        return recorder
+    }
+
+    @Test(arguments: TransportUnderTest.all, ["a b", "&", "=", "+", "/", "%", "?", "#", "😀", "a&b=c+d/e%f", "ünï"])
+    func trickyTextArrivesByteExact(over transport: TransportUnderTest, _ text: String) async throws {
+        let endpoint = Endpoint.post("/echo/\(text)", body: .text(text))
+            .header("X-Text", text.contains("\n") ? "" : text)
+            .adding(query: [URLQueryItem(name: text, value: text), URLQueryItem(name: "again", value: text)])
+        let echo = try await NetCall(server: .loopback(), endpoint: endpoint, firingFunction: transport.firing).value(as: Echo.self)
+        #expect(echo.method == "POST")
+        let segment = try #require(echo.path.split(separator: "/").last)
+        #expect(segment.removingPercentEncoding == text)
+        #expect(echo.queryPairs == [[text, text], ["again", text]])
+        #expect(echo.body == Data(text.utf8))
+        #expect(echo.header("X-Text").map { Data($0.utf8) } != nil)
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func methodHeadersAndServerDefaultsArrive(over transport: TransportUnderTest) async throws {
+        let server = try await ServerConfig.loopback(apiRoute: "echo", defaultHeaders: ["X-Client": "salvo", "Accept": "application/json"])
+        let endpoint = Endpoint(method: "PATCH", path: "/users/\(42)", headers: ["accept": "text/plain", "X-Quote": #"say "hi""#], body: .json(["name": "Ann"]))
+        let echo = try await NetCall(server: server, endpoint: endpoint, firingFunction: transport.firing).value(as: Echo.self)
+        #expect(echo.method == "PATCH")
+        #expect(echo.path == "/echo/users/42")
+        #expect(echo.header("x-client") == "salvo")
+        #expect(echo.header("Accept") == "text/plain")
+        #expect(echo.header("X-Quote") == #"say "hi""#)
+        #expect(echo.header("Content-Type") == "application/json")
+        #expect(echo.body == Data(#"{"name":"Ann"}"#.utf8))
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func repeatedQueryKeysKeepTheirOrder(over transport: TransportUnderTest) async throws {
+        let echo = try await NetCall(server: .loopback(), endpoint: .get("/echo", query: ["b": "2", "a": "1", "b": "3"]), firingFunction: transport.firing).value(as: Echo.self)
+        #expect(echo.query == "b=2&a=1&b=3")
+    }
+
+    struct StatusCase: Sendable, CustomTestStringConvertible {
+        let path: String
+        let expected: [HandlerEvent]
+        var testDescription: String { path }
+    }
+
+    static let statusCases: [StatusCase] = [
+        StatusCase(path: "status/204", expected: [.task, .response(hasResponse: true), .httpResponse(status: 204), .data(Data())]),
+        StatusCase(path: "status/404?empty=1", expected: [.task, .response(hasResponse: true), .httpResponse(status: 404), .errorData(Data()), .serverError(status: 404)]),
+        StatusCase(path: "status/500?empty=1", expected: [.task, .response(hasResponse: true), .httpResponse(status: 500), .errorData(Data()), .serverError(status: 500)]),
+    ]
+
+    @Test(arguments: TransportUnderTest.all, statusCases)
+    func statusesWithoutBodiesReachTheRightHandlers(over transport: TransportUnderTest, _ testCase: StatusCase) async throws {
+        let parts = testCase.path.split(separator: "?")
+        var endpoint = Endpoint.get(EndpointPath(String(parts[0])))
+        if parts.count > 1 { endpoint = endpoint.setting(query: "empty", to: "1") }
+        let recorder = try await fire(endpoint, over: transport)
+        #expect(recorder.events.map(normalizingEmptyErrorData) == testCase.expected)
+    }
+
+    @Test(arguments: TransportUnderTest.all, [404, 500])
+    func statusesWithBodiesCarryTheBodyToBothErrorHandlers(over transport: TransportUnderTest, _ status: Int) async throws {
+        let recorder = try await fire(.get("/status/\(status)"), over: transport)
+        let events = recorder.events
+        #expect(events.count == 5)
+        guard case .errorData(let body?) = events[3] else { Issue.record("no error body in \(events)"); return }
+        #expect(String(decoding: body, as: UTF8.self).contains("\"status\": \(status)") || String(decoding: body, as: UTF8.self).contains("\"status\":\(status)"))
+        #expect(events[4] == .serverError(status: status))
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func serverStatusErrorCarriesCodeURLAndBody(over transport: TransportUnderTest) async throws {
+        let server = try await ServerConfig.loopback()
+        do {
+            _ = try await NetCall(server: server, endpoint: .get("/status/503"), firingFunction: transport.firing).response()
+            Issue.record("expected failure")
+        } catch {
+            guard case .serverStatus(let failure) = error else { Issue.record("got \(error)"); return }
+            #expect(failure.statusCode == 503)
+            #expect(failure.url?.path == "/status/503")
+            #expect(failure.body?.isEmpty == false)
+            #expect(error.localizedDescription.contains("503"))
+        }
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func timeoutBecomesATransportError(over transport: TransportUnderTest) async throws {
+        let started = Date()
+        let recorder = try await fire(Endpoint.get("/slow", query: ["delay": "20"]).timeout(0.5), over: transport)
+        let elapsed = Date().timeIntervalSince(started)
+        // 0.5 s becomes 1 s over Linux URLSession, which honours whole seconds only (AsyncHTTPClient
+        // keeps 0.5 s: AsyncHTTPClientTransportTests checks the precision). The upper
+        // bound only proves the timeout ended the call rather than the server's answer: suites
+        // running in parallel (the fuzz test among them) can delay the task by seconds.
+        #expect(elapsed >= 0.45 && elapsed < 12, "timed out after \(elapsed) s")
+        #expect(recorder.events.first == .task)
+        #expect(recorder.events.contains(.error("transport.\(URLError.Code.timedOut.rawValue)")))
+        #expect(recorder.outcomeCount == 1)
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func cancellingMidFlightDeliversCancelledOnce(over transport: TransportUnderTest) async throws {
+        let recorder = HandlerRecorder()
+        // Answered after 5 s, so a loaded machine (TSan) still cancels long before the answer.
+        let call = NetCall(server: try await .loopback(), endpoint: .get("/slow", query: ["delay": "5"]), responder: recorder.responder, callbackQueue: .immediate, firingFunction: transport.firing)
+        let task = call.fire()
+        try await Task.sleep(nanoseconds: 200_000_000)
+        task.cancel()
+        await recorder.waitForOutcome()
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(recorder.events == [.task, .response(hasResponse: false), .error("cancelled"), .errorData(nil)])
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func asyncCancellationMidFlightThrowsCancelled(over transport: TransportUnderTest) async throws {
+        // The server answers after 5 s; cancelled after 0.2 s, the call must end long before that
+        // (the bound leaves room for a loaded machine: the full suite runs 64 MB uploads beside it).
+        let call = NetCall(server: try await .loopback(), endpoint: .get("/slow", query: ["delay": "5"]), firingFunction: transport.firing)
+        let started = Date()
+        let work = Task { () -> NetworkError? in
+            do throws(NetworkError) { _ = try await call.response(); return nil } catch { return error }
+        }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        work.cancel()
+        let error = await work.value
+        #expect(error?.isCancelled == true)
+        #expect(Date().timeIntervalSince(started) < 4)
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func droppedConnectionMidBodyIsOneTransportError(over transport: TransportUnderTest) async throws {
+        let recorder = try await fire(.get("/drop"), over: transport)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let events = recorder.events
+        #expect(recorder.outcomeCount == 1)
+        #expect(!events.contains { if case .data = $0 { return true } else { return false } })
+        #expect(events.contains { if case .error(let kind) = $0 { return kind.hasPrefix("transport.") } else { return false } })
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func nonJSONBodyIsADecodingErrorWithTheBody(over transport: TransportUnderTest) async throws {
+        let server = try await ServerConfig.loopback()
+        do {
+            _ = try await NetCall(server: server, endpoint: .get("/text"), firingFunction: transport.firing).value(as: [String: Int].self)
+            Issue.record("expected decoding failure")
+        } catch {
+            #expect(error.responseBody == Data("not json at all".utf8))
+        }
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func redirectsAreFollowed(over transport: TransportUnderTest) async throws {
+        let echo = try await NetCall(server: .loopback(), endpoint: .get("/redirect", query: ["to": "/echo/landed"]), firingFunction: transport.firing).value(as: Echo.self)
+        #expect(echo.path == "/echo/landed")
+    }
+
+    /// Credentials set on the endpoint itself, with no auth action, stay on their origin too.
+    @Test(arguments: TransportUnderTest.all)
+    func endpointCredentialsDoNotFollowARedirectToASecondHost(over transport: TransportUnderTest) async throws {
+        let port = try await LoopbackServer.port()
+        let endpoint = Endpoint.get("/redirect", query: ["to": "http://localhost:\(port)/echo/landed"])
+            .header("Authorization", "Bearer secret")
+            .header("Cookie", "session=1")
+            .header("X-Kept", "yes")
+        let echo = try await NetCall(server: .loopback(), endpoint: endpoint, firingFunction: transport.firing).value(as: Echo.self)
+        #expect(echo.path == "/echo/landed")
+        #expect(echo.header("Authorization") == nil)
+        #expect(echo.header("Cookie") == nil)
+        #expect(echo.header("X-Kept") == "yes")
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func unreachablePortIsATransportError(over transport: TransportUnderTest) async throws {
+        let server = ServerConfig(scheme: "http", host: "127.0.0.1", port: 9)
+        let recorder = try await fire(.get("/x"), server: server, over: transport)
+        #expect(recorder.events.contains { if case .error(let kind) = $0 { return kind.hasPrefix("transport.") } else { return false } })
+    }
+
+    private func normalizingEmptyErrorData(_ event: HandlerEvent) -> HandlerEvent {
+        if case .errorData(nil) = event { return .errorData(Data()) }
+        return event
+    }
+}

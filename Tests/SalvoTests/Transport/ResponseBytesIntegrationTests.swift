@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import Salvo
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `bytes()` over each transport's streams from the loopback server.
+@Suite struct ResponseBytesIntegrationTests {
+    private func call(_ path: EndpointPath, query: KeyValuePairs<String, String> = [:], over transport: TransportUnderTest) async throws -> NetCall {
+        let server = ServerConfig(scheme: "http", host: "127.0.0.1", port: try await LoopbackServer.port())
+        return NetCall(server: server, endpoint: .get(path, query: query), firingFunction: transport.firing)
+    }
+
+    @Test(arguments: TransportUnderTest.all, [false, true])
+    func aBodyArrivesWholeAndInOrder(over transport: TransportUnderTest, chunked: Bool) async throws {
+        let body = try await call("/stream/bytes", query: ["n": "3000000", "chunked": chunked ? "1" : "0"], over: transport).bytes()
+        let head = try await body.response
+        #expect(head.statusCode == 200)
+        var received = Data()
+        var chunks = 0
+        for try await chunk in body {
+            received.append(chunk)
+            chunks += 1
+        }
+        #expect(received.count == 3_000_000)
+        #expect(Self.isPattern(received, from: 0))
+        #expect(chunks > 1, "the body arrived in pieces, not collected first")
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func aStatusOutside2xxThrowsWithItsBody(over transport: TransportUnderTest) async throws {
+        let body = try await call("/status/503", over: transport).bytes()
+        await #expect(throws: NetworkError.self) { _ = try await body.response }
+        do {
+            for try await _ in body { Issue.record("no chunk of an error body is streamed") }
+            Issue.record("the loop throws")
+        } catch {
+            #expect(error.statusCode == 503)
+        }
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func breakingOutOfTheLoopCancelsTheCall(over transport: TransportUnderTest) async throws {
+        let body = try await call("/stream/drip", query: ["n": "50", "interval": "0.1"], over: transport).bytes()
+        for try await _ in body { break }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(body.task.isFinished)
+    }
+
+    /// 12 MiB against a 4 MiB memory window: most of the body waits in the backlog file.
+    @Test(arguments: TransportUnderTest.all)
+    func aReaderThatFallsBehindLosesNothingAndReadsInOrder(over transport: TransportUnderTest) async throws {
+        let body = try await call("/stream/bytes", query: ["n": "\(12 << 20)"], over: transport).bytes()
+        _ = try await body.response
+        try await Task.sleep(for: .seconds(1)) // let the body arrive while nobody reads
+        var count = 0
+        var isInOrder = true
+        for try await chunk in body {
+            isInOrder = isInOrder && Self.isPattern(chunk, from: count)
+            count += chunk.count
+        }
+        #expect(count == 12 << 20)
+        #expect(isInOrder)
+    }
+
+    /// The route's bytes, `i % 251` at offset `i`, long enough to compare any chunk with memcmp.
+    private static let pattern = Data((0..<(2 << 20) + 251).map { UInt8($0 % 251) })
+
+    /// Whether `chunk` holds the route's bytes starting at body offset `offset`.
+    private static func isPattern(_ chunk: Data, from offset: Int) -> Bool {
+        var position = 0
+        while position < chunk.count {
+            let length = min(chunk.count - position, 2 << 20)
+            let start = (offset + position) % 251
+            let expected = pattern[start..<(start + length)]
+            let actual = chunk[chunk.startIndex + position..<chunk.startIndex + position + length]
+            guard actual == expected else { return false }
+            position += length
+        }
+        return true
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Salvo
+import Testing
+
+/// A transport the shared suites in `Tests/SalvoTests/Transport/` run over: a name, its session,
+/// and what it is known to do differently from `URLSession`.
+///
+/// Each test target that links the folder says which transports it runs in `TransportUnderTest.all`
+/// (the main package: `URLSession`; `Transports/AsyncHTTPClient`: AsyncHTTPClient). A shared test
+/// takes the transport as its first argument and fires through it:
+/// ```swift
+/// @Test(arguments: TransportUnderTest.all)
+/// func anEchoArrives(over transport: TransportUnderTest) async throws {
+///     let call = NetCall(server: try await .loopback(), endpoint: .get("/echo"), firingFunction: transport.firing)
+///     #expect(try await call.value(as: Echo.self).method == "GET")
+/// }
+/// ```
+struct TransportUnderTest: Sendable, CustomTestStringConvertible {
+    /// What the transport does differently, each documented in Docs/Linux.md or Docs/ServerSide.md.
+    enum Difference: Sendable, Hashable {
+        /// Bodies compressed with brotli (`Content-Encoding: br`) arrive compressed: the transport
+        /// decodes gzip and deflate only.
+        case noBrotli
+        /// A timeout is honoured in whole seconds (Linux `URLSession`), not to the millisecond.
+        case wholeSecondTimeouts
+    }
+
+    /// The name test reports show.
+    let name: String
+    /// The session an app's calls use by default: `URLSession.shared`, `AsyncHTTPClientSession.shared`.
+    let session: any NetworkSession
+    /// Makes a session of its own with an empty cookie storage, for a test that must see no other
+    /// test's cookies.
+    let makeIsolatedSession: @Sendable () -> any NetworkSession
+    /// What the suites expect this transport to do differently.
+    let differences: Set<Difference>
+
+    /// Fires through ``session``.
+    var firing: FiringFunction { .session(session) }
+
+    /// Whether the transport does `difference`.
+    func has(_ difference: Difference) -> Bool { differences.contains(difference) }
+
+    var testDescription: String { name }
+
+    /// Every transport in ``all`` with every element of `cases`, for a test that has arguments
+    /// of its own: one collection, so Swift Testing hands each pair to two parameters.
+    static func all<Cases: Collection>(with cases: Cases) -> [(TransportUnderTest, Cases.Element)] where Cases.Element: Sendable {
+        all.flatMap { transport in cases.map { (transport, $0) } }
+    }
+
+    /// Every transport in ``all`` with every pair in `pairs`, flattened, so that a test whose
+    /// cases are pairs keeps its two parameters.
+    static func all<A: Sendable, B: Sendable>(withPairs pairs: [(A, B)]) -> [(TransportUnderTest, A, B)] {
+        all.flatMap { transport in pairs.map { (transport, $0.0, $0.1) } }
+    }
+
+    /// Every transport in ``all`` with every pair of `first` and `second` (a test with two
+    /// collections of its own; Swift Testing takes at most two).
+    static func all<First: Collection, Second: Collection>(
+        with first: First, _ second: Second
+    ) -> [(TransportUnderTest, First.Element, Second.Element)] where First.Element: Sendable, Second.Element: Sendable {
+        all.flatMap { transport in first.flatMap { a in second.map { (transport, a, $0) } } }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+@testable import Salvo
+import SalvoTesting
+
+/// A ``NetworkClock`` that never waits but remembers every wait asked of it.
+final class RecordingClock: Sendable {
+    private let recorded = Locked<[TimeInterval]>([])
+
+    /// The clock to inject.
+    var clock: NetworkClock {
+        NetworkClock { seconds in
+            try Task.checkCancellation()
+            self.recorded.withLock { $0.append(seconds) }
+        }
+    }
+
+    /// Every wait asked of the clock, in seconds, in order.
+    var waits: [TimeInterval] { recorded.withLock { $0 } }
+}
+
+/// Polls `condition` every 5 ms until it holds or `seconds` pass; returns whether it held.
+func eventually(within seconds: Double = 5, _ condition: @Sendable () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        guard Date() < deadline else { return false }
+        try? await Task.sleep(nanoseconds: 5_000_000)
+    }
+    return true
+}
+
+/// What `task` returns, or `nil` when it has not finished within `seconds`. Unlike awaiting
+/// `task.value` under `withTimeout`, a task that never finishes fails the test instead of hanging it.
+func finished<Value: Sendable>(_ task: Task<Value, Never>, within seconds: Double = 5) async -> Value? {
+    let result = Locked<Value?>(nil)
+    Task {
+        let value = await task.value
+        result.withLock { $0 = value }
+    }
+    guard await eventually(within: seconds, { result.withLock { $0 != nil } }) else { return nil }
+    return result.withLock { $0 }
+}
+
+/// A one-shot event a test can await (bounded), fired from any thread.
+final class Signal: Sendable {
+    private let state = Locked<(isFired: Bool, waiters: [UUID: CheckedContinuation<Void, Never>])>((false, [:]))
+
+    func fire() {
+        let waiters = state.withLock { state in
+            state.isFired = true
+            defer { state.waiters = [:] }
+            return state.waiters
+        }
+        waiters.values.forEach { $0.resume() }
+    }
+
+    var isFired: Bool { state.withLock { $0.isFired } }
+
+    /// Returns once fired; throws ``TimedOut`` after `seconds`.
+    func wait(seconds: Double = 10) async throws {
+        try await withTimeout(seconds) {
+            let id = UUID()
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    let resumeNow = self.state.withLock { state in
+                        if state.isFired || Task.isCancelled { return true }
+                        state.waiters[id] = continuation
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            } onCancel: {
+                self.state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+            }
+            try Task.checkCancellation()
+        }
+    }
+}
+
+extension TestClock {
+    /// Advances through every wait of the exchange `log` receives until it ends (at most 10 s of real time).
+    func runUntilFinished(_ log: ReceiverLog) async {
+        let deadline = Date().addingTimeInterval(10)
+        while !log.isFinished, Date() < deadline {
+            if await waitForSleepers(1, timeout: 0.01) { runToEnd() }
+        }
+    }
+}

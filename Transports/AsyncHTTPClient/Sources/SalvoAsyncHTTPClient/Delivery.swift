@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOFoundationCompat
+import Salvo
+
+/// How an exchange's events reach its ``Salvo/ResponseReceiver``, in order, each once.
+///
+/// A receiver that collects the body (`readsBodyAsItArrives == false`) is called on the event
+/// loop at once: it only appends. One that reads the body as it arrives (a stream, a download, a
+/// call reporting progress) may write to disk or wake a reader, so it is called from a serial
+/// queue of the exchange's own, never on the event loop.
+///
+/// **Backpressure.** Up to ``window`` bytes may wait on that queue; beyond it, the future for a
+/// chunk completes only once the receiver has taken it, and AsyncHTTPClient reads no more of the
+/// body until then (the socket's buffers fill and TCP slows the server down). The receiver decides
+/// what it keeps: Salvo's stream buffer keeps 4 MiB in memory and the rest on disk. The window is
+/// not zero because AsyncHTTPClient drops body parts it holds for a delegate that has not taken
+/// them when the connection fails: with a window, every byte that arrived before a dropped
+/// connection reaches the receiver before the error, as with `URLSession` (a Server-Sent Events
+/// stream resumes from the last event that really arrived).
+struct Delivery: Sendable {
+    /// Bytes that may wait for the receiver before the network is held back: 1 MiB.
+    static let window = 1 << 20
+
+    private let receiver: any ResponseReceiver
+    /// `nil` for a receiver called on the event loop.
+    private let queue: DispatchQueue?
+    /// Bytes handed to the queue and not yet taken by the receiver.
+    private let waiting = NIOLockedValueBox(0)
+
+    init(_ receiver: any ResponseReceiver) {
+        self.receiver = receiver
+        queue = receiver.readsBodyAsItArrives ? DispatchQueue(label: "Salvo.AsyncHTTPClientSession.delivery") : nil
+    }
+
+    func head(_ head: URLResponse, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        guard let queue else {
+            receiver.receive(head)
+            return eventLoop.makeSucceededVoidFuture()
+        }
+        queue.async { [receiver] in receiver.receive(head) }
+        return eventLoop.makeSucceededVoidFuture()
+    }
+
+    func chunk(_ buffer: ByteBuffer, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        // Large parts are handed over without a copy; the Data keeps the buffer's storage alive.
+        let chunk = Data(buffer: buffer, byteTransferStrategy: .automatic)
+        guard let queue else {
+            receiver.receive(chunk)
+            return eventLoop.makeSucceededVoidFuture()
+        }
+        let isOverWindow = waiting.withLockedValue { waiting in
+            waiting += chunk.count
+            return waiting > Self.window
+        }
+        let taken = isOverWindow ? eventLoop.makePromise(of: Void.self) : nil
+        queue.async { [receiver, waiting] in
+            receiver.receive(chunk)
+            waiting.withLockedValue { $0 -= chunk.count }
+            taken?.succeed()
+        }
+        return taken?.futureResult ?? eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {
+        guard let queue else { return receiver.didSend(bytesSent, of: bytesExpected) }
+        queue.async { [receiver] in receiver.didSend(bytesSent, of: bytesExpected) }
+    }
+
+    func finish(_ error: (any Error)?) {
+        guard let queue else { return receiver.finish(error) }
+        queue.async { [receiver] in receiver.finish(error) }
+    }
+}
