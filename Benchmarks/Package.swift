@@ -11,13 +11,23 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "Salvo", path: ".."),
+        // Benchmarks 11 and 12: Salvo over its AsyncHTTPClient transport.
+        .package(name: "SalvoAsyncHTTPClient", path: "../Transports/AsyncHTTPClient"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         // The work both tools measure, each Salvo side next to its baseline.
         .target(
             name: "SalvoWorkloads",
-            dependencies: ["CHeapUsage", .product(name: "Salvo", package: "Salvo")]
+            dependencies: [
+                "CHeapUsage",
+                .product(name: "Salvo", package: "Salvo"),
+                .product(name: "SalvoAsyncHTTPClient", package: "SalvoAsyncHTTPClient"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         // Heap bytes in use (glibc mallinfo2), for the pager's memory check.
         .target(name: "CHeapUsage"),

@@ -46,6 +46,15 @@ func workloads(baseURL: URL?) throws -> [Counted] {
             Side(name: "baseline: configure") { count in for _ in 0..<count { sink(pipeline.configure()) } },
         ]),
     ]
+    if let nginx = ProcessInfo.processInfo.environment[serverSideURLVariable].flatMap(URL.init(string:)) {
+        // Benchmark 11 at concurrency 1: the same small file from nginx through each client.
+        let serverSide = try ServerSideFiring(baseURL: nginx, byteCount: 1, maxConnections: 1)
+        list.append(Counted(name: "11 AsyncHTTPClient transport, per request", scale: 0.1, sides: [
+            Side(name: "Salvo over AsyncHTTPClient: NetCall.response()") { count in try blocking { for _ in 0..<count { try await serverSide.salvoOnce() } } },
+            Side(name: "raw AsyncHTTPClient execute + collect") { count in try blocking { for _ in 0..<count { try await serverSide.rawAsyncHTTPClientOnce() } } },
+            Side(name: "raw URLSession.data(for:)") { count in try blocking { for _ in 0..<count { try await serverSide.rawURLSessionOnce() } } },
+        ]))
+    }
     if let baseURL {
         let http = try HTTPFiring(baseURL: baseURL, maxConnections: 1)
         list.append(Counted(name: "5 HTTP, concurrency 1", scale: 0.1, sides: [
@@ -113,6 +122,9 @@ final class PreparedUploads: @unchecked Sendable {
         _ = try await send(upload, files)
     }
 }
+
+/// The environment variable that hands the children the nginx of benchmark 11.
+let serverSideURLVariable = "SALVO_BENCH_NGINX_URL"
 
 /// Runs `work` on the cooperative pool and waits for it on this (the main) thread.
 func blocking(_ work: @escaping @Sendable () async throws -> Void) throws {
@@ -211,6 +223,13 @@ func run() throws {
     let needsServer = ["5 HTTP, concurrency 1", "8 Streaming, per MiB", "9 Download to a file, per MiB", "10 Multipart upload, per MiB"].contains(where: isSelected)
     let server = needsServer ? try LoopbackServer() : nil
     defer { server?.stop() }
+    // Benchmark 11 needs nginx; the children find it through the environment.
+    let nginx = isSelected("11 AsyncHTTPClient transport, per request") && NginxServer.executable != nil ? try NginxServer() : nil
+    defer { nginx?.stop() }
+    if let nginx {
+        try ServerSideFiring.serveFiles(on: nginx, byteCount: 1)
+        setenv(serverSideURLVariable, nginx.baseURL.absoluteString, 1)
+    }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-bench-instructions-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -98,18 +98,36 @@ do {
     if let server, let uploadFiles, isUploadSelected {
         comparisons += try await Comparisons.upload(MultipartUpload(baseURL: server.baseURL, files: uploadFiles)).filter { selected($0.name, options) }
     }
+    // Benchmarks 11 and 12 fire at nginx: the Python server is slower than every client.
+    let serverSideNames = Comparisons.serverSideNames(byteCount: options.streamBytes)
+    var nginx: NginxServer?
+    var serverSide: ServerSideFiring?
+    if serverSideNames.contains(where: { selected($0, options) }) {
+        if NginxServer.executable == nil, options.only == nil {
+            print("(benchmarks 11 and 12 skipped: nginx not found; apt-get install nginx-light, or set SALVO_NGINX)")
+        } else {
+            let started = try NginxServer()
+            nginx = started
+            try ServerSideFiring.serveFiles(on: started, byteCount: options.streamBytes)
+            let firing = try ServerSideFiring(baseURL: started.baseURL, byteCount: options.streamBytes)
+            serverSide = firing
+            comparisons += Comparisons.serverSide(firing, requests: options.requests).filter { selected($0.name, options) }
+        }
+    }
     if !comparisons.isEmpty { print(Report.header(rounds: options.rounds)) }
     var throughputs: [String] = []
     for comparison in comparisons {
         let result = try await timer.run(comparison)
         print(Report.row(result))
-        if comparison.name == streamingName {
+        if comparison.name == streamingName || comparison.name == Comparisons.serverSideStreamingName(byteCount: options.streamBytes) {
             throughputs.append(Report.throughput(result, byteCount: options.streamBytes))
         } else if downloadNames.contains(comparison.name) || uploadNames.contains(comparison.name) {
             throughputs.append(Report.throughput(result, byteCount: options.transferBytes))
         }
     }
     for line in throughputs { print("\n" + line) }
+    try await serverSide?.shutdown()
+    nginx?.stop()
     if let server, isStreamingMemorySelected {
         print("\n\(StreamingMemory.name(byteCount: options.streamBytes)), each run in a process of its own:\n")
         print(try StreamingMemory.report(server: server, byteCount: options.streamBytes, runs: options.memoryRuns))
