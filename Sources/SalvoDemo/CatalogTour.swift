@@ -6,6 +6,8 @@ import SalvoDemoKit
 struct CatalogTour {
     let api: CatalogAPI
     let say: @Sendable (String) -> Void
+    /// Draws `line` over the previous one (a progress bar); `say` ends it.
+    let redraw: @Sendable (String) -> Void
 
     /// Why the tour stopped early.
     struct Stop: Error {
@@ -18,7 +20,41 @@ struct CatalogTour {
         await bookThatDoesNotExist()
         await emptySearch()
         try await favourites()
+        try await coverUpload()
         try await liveUpdates()
+    }
+
+    /// A multipart upload read from disk as it is sent, with a progress bar from `transfer()`.
+    private func coverUpload() async throws(Stop) {
+        say("")
+        let image = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-demo-dracula-cover.jpg")
+        do {
+            try Data((0..<196_608).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: image)
+        } catch {
+            throw Stop(message: "Could not write the cover to upload: \(error.localizedDescription)")
+        }
+        defer { try? FileManager.default.removeItem(at: image) }
+        let upload = api.uploadCover(bookID: 14, image: image, caption: "First edition, 1897").transfer()
+        for await progress in upload.progress where progress.direction == .upload {
+            redraw("Cover upload " + Self.bar(progress))
+        }
+        do {
+            let cover = try await upload.value
+            say("")
+            say("  the catalogue received \(cover.fileName) (\(cover.contentType), \(cover.bytes) bytes) for book \(cover.id): \"\(cover.caption)\"")
+        } catch {
+            say("")
+            throw Stop(message: "Could not upload the cover: \(error.localizedDescription)")
+        }
+    }
+
+    /// `[##########----------]  50 %  96 of 192 KiB`
+    static func bar(_ progress: TransferProgress, width: Int = 24) -> String {
+        let fraction = progress.fractionCompleted ?? 0
+        let filled = Int((fraction * Double(width)).rounded(.down))
+        let total = progress.expectedBytes.map { " of \($0 / 1024) KiB" } ?? ""
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
+            + String(format: "%3d %%", Int((fraction * 100).rounded(.down))) + "  \(progress.completedBytes / 1024)\(total)"
     }
 
     /// Server-Sent Events: the catalogue's live updates, each decoded as it arrives.

@@ -4,6 +4,12 @@ import SalvoDemoKit
 
 // The demo fires the catalogue's calls; SalvoDemoKit configured them. Offline by default.
 
+/// Writes `text` to standard output at once, unbuffered, so lines and the redrawn progress bar
+/// come out in order through a pipe too.
+@Sendable func write(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+}
+
 func fail(_ message: String, code: Int32) -> Never {
     FileHandle.standardError.write(Data("salvo-demo: \(message)\n".utf8))
     exit(code)
@@ -16,7 +22,7 @@ do {
     fail("\(error)\n\n\(DemoArguments.usage)", code: 2)
 }
 if arguments.showsHelp {
-    print(DemoArguments.usage)
+    write(DemoArguments.usage + "\n")
     exit(0)
 }
 
@@ -36,7 +42,7 @@ if let folder = arguments.recordFolder {
 }
 if arguments.isVerbose {
     environment = environment.logging { line in
-        print(line.split(separator: "\n", omittingEmptySubsequences: false).map { "    │ " + $0 }.joined(separator: "\n"))
+        write(line.split(separator: "\n", omittingEmptySubsequences: false).map { "    │ " + $0 }.joined(separator: "\n") + "\n")
     }
 }
 
@@ -45,9 +51,10 @@ DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
     fail("gave up after 60 seconds", code: 3)
 }
 
-print("Salvo demo: a book catalogue (\(origin))\n")
+write("Salvo demo: a book catalogue (\(origin))\n\n")
 do {
-    try await CatalogTour(api: CatalogAPI(environment: environment), say: { print($0) }).run()
+    let tour = CatalogTour(api: CatalogAPI(environment: environment), say: { write($0 + "\n") }, redraw: { write("\r" + $0) })
+    try await tour.run()
 } catch {
     let hint = arguments.liveURL == nil ? "" : "\nIs the server running? python3 Tests/SalvoTests/Transport/Support/Servers/loopback_server.py --port 8080 --no-stdin-watch"
     fail(error.message + hint, code: 1)

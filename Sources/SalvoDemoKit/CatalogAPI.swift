@@ -54,6 +54,12 @@ public struct CatalogAPI: Sendable {
         call(Endpoint.get("/favourites").requiringAuthentication())
     }
 
+    /// Uploads `image` as the cover of book `id`, with a caption: a multipart form whose image
+    /// part is read from disk as it is sent. Follow it with `.transfer()` for a progress bar.
+    public func uploadCover(bookID id: Int, image: URL, caption: String) -> CatalogCall<CoverUpload> {
+        call(.post("/books/\(id)/cover", body: .multipart([.field("caption", caption), .file(image, name: "image")])))
+    }
+
     /// Live changes to the catalogue (stock and prices) as Server-Sent Events, five of them,
     /// decoded as ``CatalogUpdate``s; read with `for try await update in api.liveUpdates()`.
     public func liveUpdates() -> DecodedServerSentEvents<CatalogUpdate> {

@@ -8,13 +8,17 @@ public struct CatalogEnvironment: Sendable {
     /// How every catalogue call fires.
     public var firing: FiringFunction
 
-    /// Offline: replays the fixtures shipped with the demo; no server, no network.
+    /// Offline: replays the fixtures shipped with the demo; no server, no network. Bodies go at
+    /// ``offlineBandwidth``, so an upload's progress bar moves as it would on a real link.
     public static var offline: CatalogEnvironment {
         CatalogEnvironment(
             server: ServerConfig(host: "catalog.offline", apiRoute: "catalog"),
-            firing: .replaying(from: fixtures, options: fixtureOptions)
+            firing: .replaying(from: fixtures, options: fixtureOptions, conditions: NetworkConditions(bandwidth: offlineBandwidth))
         )
     }
+
+    /// The offline link's speed, in bytes a second: 256 KiB/s, under a second for the demo's cover.
+    public static let offlineBandwidth: ClosedRange<Double> = 262_144...262_144
 
     /// A production-like server (not reachable from the demo; shown for the shape of the config).
     public static let production = CatalogEnvironment(

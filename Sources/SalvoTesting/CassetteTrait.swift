@@ -39,7 +39,7 @@ extension Cassette {
 }
 
 #if canImport(Testing)
-/// Gives a test its own ``Cassette``: its own fixture folder and mode, available as
+/// Gives a test its own `Cassette`: its own fixture folder and mode, available as
 /// `Cassette.current` while the test runs, so parallel tests never share fixtures or counts.
 ///
 /// ```swift
@@ -78,7 +78,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == CassetteTrait {
-    /// Gives the test its own ``Cassette`` in `Fixtures/<test file>/<name or test name>`, or under
+    /// Gives the test its own `Cassette` in `Fixtures/<test file>/<name or test name>`, or under
     /// `directory`, used in `mode` unless `SALVO_FIXTURE_MODE` says otherwise.
     public static func cassette(
         _ name: String? = nil,

@@ -9,7 +9,7 @@ extension MockRouteLog {
 }
 
 #if canImport(Testing)
-/// Gives a test a fresh ``MockRouteLog`` as `MockRouteLog.current` and verifies it when the test
+/// Gives a test a fresh `MockRouteLog` as `MockRouteLog.current` and verifies it when the test
 /// ends: every unexpected request, and in strict mode every route never used, fails the test.
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 import Foundation
 import Salvo
 
-/// A ``NetworkClock`` that only moves when the test says so: retry back-off and mock latency
+/// A `NetworkClock` that only moves when the test says so: retry back-off and mock latency
 /// wait until ``advance(by:)``, so a test of a 30-second back-off runs in microseconds and in a
 /// fixed order.
 ///

@@ -29,10 +29,10 @@ public final class URLProtocolStub: Sendable {
         key = "salvo-stub-" + UUID().uuidString
         state = StubState(mock: MockSession(conditions: conditions, answer: answer))
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.protocolClasses = [StubURLProtocol.self]
+        configuration.protocolClasses = [StubLoader.self]
         configuration.urlCache = nil
         urlSession = URLSession(configuration: configuration)
-        StubURLProtocol.register(state, for: key)
+        StubLoader.register(state, for: key)
     }
 
     /// A stub answering every request with `response`.
@@ -46,11 +46,11 @@ public final class URLProtocolStub: Sendable {
     }
 
     deinit {
-        StubURLProtocol.unregister(key)
+        StubLoader.unregister(key)
         urlSession.finishTasksAndInvalidate()
     }
 
-    /// A ``NetworkSession`` sending through ``urlSession`` with each task tagged for this stub.
+    /// A `NetworkSession` sending through ``urlSession`` with each task tagged for this stub.
     public var session: any NetworkSession { StubbedSession(urlSession: urlSession, key: key) }
 
     /// `.session(session)`: fire calls through the real `URLSession` and this stub.

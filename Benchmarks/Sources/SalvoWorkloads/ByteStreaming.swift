@@ -27,10 +27,10 @@ public struct ByteStreaming: Sendable {
     public init(baseURL: URL, byteCount: Int = ByteStreaming.defaultByteCount) throws {
         self.byteCount = byteCount
         server = try ServerConfig(baseURL: baseURL.absoluteString)
-        session = URLSession(configuration: Self.configuration())
+        session = URLSession(configuration: .uncached())
         let delegate = CountingDelegate()
         self.delegate = delegate
-        rawSession = URLSession(configuration: Self.configuration(), delegate: delegate, delegateQueue: nil)
+        rawSession = URLSession(configuration: .uncached(), delegate: delegate, delegateQueue: nil)
     }
 
     /// Delegate callbacks (body chunks among them) waiting on the delegate queue of Salvo's
@@ -41,18 +41,7 @@ public struct ByteStreaming: Sendable {
 
     /// The call both sides' requests come from: `byteCount` bytes of the server's pattern.
     private func call(byteCount: Int) -> NetCall {
-        NetCall(
-            server: server,
-            endpoint: .get("/stream/bytes", query: ["n": String(byteCount)]),
-            firingFunction: .session(session)
-        )
-    }
-
-    private static func configuration() -> URLSessionConfiguration {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return configuration
+        .patternBytes(byteCount, from: server, through: session)
     }
 
     /// One Salvo stream, read as fast as it comes; returns the bytes read.

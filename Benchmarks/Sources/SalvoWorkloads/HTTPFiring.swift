@@ -20,9 +20,7 @@ public struct HTTPFiring: Sendable {
     /// A workload against the loopback server at `baseURL`, `maxConnections` connections at most;
     /// `viaAsyncData` fires Salvo through ``AsyncDataSession`` instead of the URLSession itself.
     public init(baseURL: URL, maxConnections: Int = 16, viaAsyncData: Bool = false) throws {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let configuration = URLSessionConfiguration.uncached()
         configuration.httpMaximumConnectionsPerHost = maxConnections
         let session = URLSession(configuration: configuration)
         self.session = session

@@ -2,7 +2,7 @@ import CCallgrind
 import Foundation
 import SalvoWorkloads
 
-// salvo-bench-instructions: instructions per operation of each side of benchmarks 2, 5 and 8,
+// salvo-bench-instructions: instructions per operation of each side of benchmarks 2, 5, 8, 9 and 10,
 // counted by valgrind's callgrind (every thread's), so two builds or two commits compare on a
 // machine whose speed changes under other work.
 //
@@ -11,7 +11,8 @@ import SalvoWorkloads
 //
 // It runs itself under `valgrind --tool=callgrind` once per side: the child warms up, zeroes the
 // counters, runs its operations (N = 2,000 in-process firings, N / 10 HTTP requests, N × 32 KiB
-// streamed) and dumps the counters; the driver reads the dump's total. The main is synchronous,
+// streamed, downloaded or uploaded) and dumps the counters; the driver reads the dump's total.
+// Each child's TMPDIR is a folder of its own, deleted after it. The main is synchronous,
 // so zeroing, operations and dump run in order on the main thread while the operations' own
 // tasks run on the cooperative pool.
 
@@ -20,6 +21,8 @@ struct Side {
     let name: String
     /// Runs `count` operations.
     let run: @Sendable (Int) throws -> Void
+    /// Sets up for `count` operations before the counters are zeroed (writes an upload's files).
+    var prepare: @Sendable (Int) throws -> Void = { _ in }
 }
 
 /// A workload whose sides are counted, the Salvo side first.
@@ -61,8 +64,54 @@ func workloads(baseURL: URL?) throws -> [Counted] {
                 try blocking { _ = try await streaming.raw(consumingAtMost: nil, byteCount: count << 20) }
             },
         ]))
+        let download = try FileDownload(baseURL: baseURL, byteCount: 1 << 20)
+        list.append(Counted(name: "9 Download to a file, per MiB", scale: 0.032, sides: [
+            Side(name: "Salvo: call.download(to:)") { count in try blocking { try await download.salvo(byteCount: count << 20) } },
+        ] + [FileDownload.RawMethod.downloadTask, .dataDelegate].map { method in
+            Side(name: "raw \(method.rawValue)") { count in try blocking { try await download.raw(method, byteCount: count << 20) } }
+        }))
+        let uploads = PreparedUploads(baseURL: baseURL)
+        list.append(Counted(name: "10 Multipart upload, per MiB", scale: 0.032, sides: [
+            Side(name: "Salvo: .multipart with a file part", run: { count in
+                try blocking { try await uploads.upload(count) { upload, files in try await upload.salvo(files) } }
+            }, prepare: uploads.prepare),
+            Side(name: "raw bodyStream", run: { count in
+                try blocking { try await uploads.upload(count) { upload, files in try await upload.raw(.bodyStream, files) } }
+            }, prepare: uploads.prepare),
+        ]))
     }
     return list
+}
+
+/// Upload files of whole MiB, written by `prepare` before the counters are zeroed, and one
+/// workload (sessions, connection) that sends all of them.
+final class PreparedUploads: @unchecked Sendable {
+    private let baseURL: URL
+    // Safe: `upload` and `files` are only touched under `lock`.
+    private let lock = NSLock()
+    private var upload: MultipartUpload?
+    private var files: [Int: MultipartUpload.Files] = [:]
+
+    init(baseURL: URL) {
+        self.baseURL = baseURL
+    }
+
+    /// Writes the files for an upload of `count` MiB.
+    func prepare(_ count: Int) throws {
+        let files = try MultipartUpload.Files(byteCount: count << 20)
+        try lock.withLock {
+            upload = try upload ?? MultipartUpload(baseURL: baseURL, files: files)
+            self.files[count] = files
+        }
+    }
+
+    /// Runs `send` with the workload and the files prepared for `count` MiB.
+    func upload(_ count: Int, _ send: @Sendable (MultipartUpload, MultipartUpload.Files) async throws -> Int) async throws {
+        guard case let (upload?, files?) = lock.withLock({ (upload, files[count]) }) else {
+            throw WorkloadError("no upload prepared for \(count) MiB")
+        }
+        _ = try await send(upload, files)
+    }
 }
 
 /// Runs `work` on the cooperative pool and waits for it on this (the main) thread.
@@ -90,7 +139,10 @@ func child(_ arguments: [String]) throws {
     guard let side = list.first(where: { $0.name == arguments[0] })?.sides.first(where: { $0.name == arguments[1] }) else {
         throw WorkloadError("no side \(arguments[1]) of \(arguments[0])")
     }
-    try side.run(max(count / 10, 20))
+    let warmUp = max(count / 10, 20)
+    try side.prepare(warmUp)
+    try side.prepare(count)
+    try side.run(warmUp)
     salvo_callgrind_zero_stats()
     try side.run(count)
     salvo_callgrind_dump_stats("measured")
@@ -120,12 +172,17 @@ func countInstructions(executable: String, workload: String, side: String, count
         "valgrind", "--tool=callgrind", "--callgrind-out-file=\(directory.path)/out", "--dump-line=no",
         executable, "--child", workload, side, String(count),
     ] + (baseURL.map { [$0.absoluteString] } ?? [])
+    let temporary = directory.appendingPathComponent("tmp")
+    try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+    var environment = ProcessInfo.processInfo.environment
+    environment["TMPDIR"] = temporary.path
+    process.environment = environment
     let log = Pipe()
     process.standardError = log
     try process.run()
     let output = log.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+    for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasPrefix("out") {
         let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
         guard text.contains("Client Request: measured") else { continue }
         for line in text.split(separator: "\n") where line.hasPrefix("totals:") || line.hasPrefix("summary:") {
@@ -151,7 +208,8 @@ func run() throws {
         arguments.removeFirst(2)
     }
     let isSelected = { (name: String) in only.map { name.localizedCaseInsensitiveContains($0) } ?? true }
-    let server = isSelected("5 HTTP, concurrency 1") || isSelected("8 Streaming, per MiB") ? try LoopbackServer() : nil
+    let needsServer = ["5 HTTP, concurrency 1", "8 Streaming, per MiB", "9 Download to a file, per MiB", "10 Multipart upload, per MiB"].contains(where: isSelected)
+    let server = needsServer ? try LoopbackServer() : nil
     defer { server?.stop() }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-bench-instructions-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -4,13 +4,14 @@ import SalvoWorkloads
 // salvo-bench-ratios: the paired Salvo/baseline ratios of Docs/Performance.md.
 //
 //   swift run --package-path Benchmarks -c release salvo-bench-ratios [--rounds N] [--batch N]
-//       [--requests N] [--stream-bytes N] [--memory-runs N] [--only SUBSTRING]
+//       [--requests N] [--stream-bytes N] [--transfer-bytes N] [--memory-runs N] [--only SUBSTRING]
 
 struct Options {
     var rounds = 11
     var batch = 20_000
     var requests = 2_000
     var streamBytes = ByteStreaming.defaultByteCount
+    var transferBytes = FileDownload.defaultByteCount
     var memoryRuns = 3
     var only: String?
 
@@ -23,6 +24,7 @@ struct Options {
             case "--batch": batch = try Self.count(value, flag)
             case "--requests": requests = try Self.count(value, flag)
             case "--stream-bytes": streamBytes = try Self.count(value, flag)
+            case "--transfer-bytes": transferBytes = try Self.count(value, flag)
             case "--memory-runs": memoryRuns = try Self.count(value, flag)
             case "--only": only = value
             default: throw WorkloadError("unknown option \(flag)")
@@ -46,6 +48,11 @@ do {
         try await StreamingMemory.probe(Array(CommandLine.arguments.dropFirst(2)))
         exit(0)
     }
+    if CommandLine.arguments.dropFirst().first == "--transfer-probe" {
+        // A child of TransferMemory: one measurement in a process of its own.
+        try await TransferMemory.probe(Array(CommandLine.arguments.dropFirst(2)))
+        exit(0)
+    }
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
     let timer = PairedTimer(rounds: options.rounds)
     var comparisons = try Comparisons.inProcess(batch: options.batch).filter { selected($0.name, options) }
@@ -62,8 +69,15 @@ do {
     let streamingName = Comparisons.streamingName(byteCount: options.streamBytes)
     let isStreamingSelected = selected(streamingName, options)
     let isStreamingMemorySelected = selected(StreamingMemory.name(byteCount: options.streamBytes), options)
+    let downloadNames = Comparisons.downloadNames(byteCount: options.transferBytes)
+    let uploadNames = Comparisons.uploadNames(byteCount: options.transferBytes)
+    let isDownloadSelected = downloadNames.contains { selected($0, options) }
+    let isUploadSelected = uploadNames.contains { selected($0, options) }
+    let isDownloadMemorySelected = selected(TransferMemory.downloadName(byteCount: options.transferBytes), options)
+    let isUploadMemorySelected = selected(TransferMemory.uploadName(byteCount: options.transferBytes), options)
+    let isTransferSelected = isDownloadSelected || isUploadSelected || isDownloadMemorySelected || isUploadMemorySelected
     var server: LoopbackServer?
-    if Comparisons.httpNames.contains(where: { selected($0, options) }) || isStreamingSelected || isStreamingMemorySelected {
+    if Comparisons.httpNames.contains(where: { selected($0, options) }) || isStreamingSelected || isStreamingMemorySelected || isTransferSelected {
         server = try LoopbackServer()
     }
     if let server, Comparisons.httpNames.contains(where: { selected($0, options) }) {
@@ -73,6 +87,17 @@ do {
     if let server, isStreamingSelected {
         comparisons.append(try await Comparisons.streaming(ByteStreaming(baseURL: server.baseURL, byteCount: options.streamBytes)))
     }
+    // The upload's files are written once per run, outside every timed region.
+    let uploadFiles = isUploadSelected || isUploadMemorySelected ? try MultipartUpload.Files(byteCount: options.transferBytes) : nil
+    defer { uploadFiles?.remove() }
+    let download = try server.flatMap { isDownloadSelected ? try FileDownload(baseURL: $0.baseURL, byteCount: options.transferBytes) : nil }
+    defer { download?.removeFolder() }
+    if let download {
+        comparisons += try await Comparisons.download(download).filter { selected($0.name, options) }
+    }
+    if let server, let uploadFiles, isUploadSelected {
+        comparisons += try await Comparisons.upload(MultipartUpload(baseURL: server.baseURL, files: uploadFiles)).filter { selected($0.name, options) }
+    }
     if !comparisons.isEmpty { print(Report.header(rounds: options.rounds)) }
     var throughputs: [String] = []
     for comparison in comparisons {
@@ -80,12 +105,22 @@ do {
         print(Report.row(result))
         if comparison.name == streamingName {
             throughputs.append(Report.throughput(result, byteCount: options.streamBytes))
+        } else if downloadNames.contains(comparison.name) || uploadNames.contains(comparison.name) {
+            throughputs.append(Report.throughput(result, byteCount: options.transferBytes))
         }
     }
     for line in throughputs { print("\n" + line) }
     if let server, isStreamingMemorySelected {
         print("\n\(StreamingMemory.name(byteCount: options.streamBytes)), each run in a process of its own:\n")
         print(try StreamingMemory.report(server: server, byteCount: options.streamBytes, runs: options.memoryRuns))
+    }
+    if let server, isDownloadMemorySelected {
+        print("\n\(TransferMemory.downloadName(byteCount: options.transferBytes)), each run in a process of its own:\n")
+        print(try TransferMemory.report(TransferMemory.downloadProbes, server: server, byteCount: options.transferBytes, uploadFolder: nil, runs: options.memoryRuns))
+    }
+    if let server, let uploadFiles, isUploadMemorySelected {
+        print("\n\(TransferMemory.uploadName(byteCount: options.transferBytes)), each run in a process of its own:\n")
+        print(try TransferMemory.report(TransferMemory.uploadProbes, server: server, byteCount: options.transferBytes, uploadFolder: uploadFiles.folder, runs: options.memoryRuns))
     }
     server?.stop()
     if selected("4 Pager, 1,000 pages, .object()", options) {

@@ -77,7 +77,7 @@ public struct AuthTokenAction: NetworkAction {
             return request
         }
         guard let token = try await token(), !token.isEmpty else { return request }
-        guard !token.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) else {
+        guard !token.breaksHeaderLine else {
             throw NetworkError.invalidRequest(RequestProblem(.header, "the token for \(headerName) contains a line break or NUL"))
         }
         var request = request

@@ -40,8 +40,8 @@ public struct RetryPolicy: NetworkAction {
     /// The current date, for `Retry-After` dates; injectable for tests.
     public var now: @Sendable () -> Date
 
-    /// `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE`.
-    public static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace]
+    /// `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE`: ``HTTPMethod/idempotentMethods``.
+    public static var idempotentMethods: Set<HTTPMethod> { HTTPMethod.idempotentMethods }
     /// `408`, `429`, `500`, `502`, `503` and `504`.
     public static let defaultStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
     /// Timeouts, dropped or refused connections, DNS failures and being offline.

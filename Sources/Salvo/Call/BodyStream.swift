@@ -89,6 +89,28 @@ final class BodyStream: InputStream {
     /// How many bytes the stream sends.
     var length: Int64 { segments.reduce(0) { $0 + $1.count } }
 
+    /// A new, unopened stream over the same body, for sending it again from its first byte.
+    func restarted() -> BodyStream {
+        BodyStream(segments, of: body)
+    }
+
+    /// The whole body, read by a stream of its own (this one is left as it is); `nil` when it is
+    /// longer than `limit` bytes or a file can no longer be read as it was.
+    func contents(limit: Int64) -> Data? {
+        guard length <= limit else { return nil }
+        let copy = restarted()
+        copy.open()
+        defer { copy.close() }
+        var data = Data(capacity: Int(length))
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = copy.read(&buffer, maxLength: buffer.count)
+            if count < 0 { return nil }
+            if count == 0 { return data }
+            data.append(buffer, count: count)
+        }
+    }
+
     /// Why the last read failed, naming the file; `nil` while all is well.
     var failure: String? { state.withLock { $0.failure } }
 
@@ -198,35 +220,39 @@ final class BodyStream: InputStream {
         }
     }
 
+    /// Reads the next piece of a file segment. Its path is worked out only to open the file or
+    /// to name it in a failure: `URL.path` decodes the URL again on each call, thousands of
+    /// times per upload when done per read.
     private func readFile(_ url: URL, size: Int64, into buffer: UnsafeMutablePointer<UInt8>, maxLength: Int, state: inout State) -> Int {
-        let path = url.path
         if state.descriptor < 0 {
-            let descriptor = systemOpen(path)
+            let descriptor = systemOpen(url.path)
             guard descriptor >= 0 else {
-                state.failure = "the file \(path) could no longer be opened while uploading: \(String(cString: strerror(errno)))"
+                let reason = String(cString: strerror(errno))
+                state.failure = "the file \(url.path) could no longer be opened while uploading: \(reason)"
                 return -1
             }
             state.descriptor = descriptor
             guard let current = Self.size(of: descriptor), current == size else {
-                state.failure = "the file \(path) changed size since the request was built (\(size) bytes then, \(Self.size(of: descriptor).map(String.init) ?? "unknown") now); build the request again"
+                state.failure = "the file \(url.path) changed size since the request was built (\(size) bytes then, \(Self.size(of: descriptor).map(String.init) ?? "unknown") now); build the request again"
                 return -1
             }
         }
         let wanted = Int(min(Int64(maxLength), size - state.offset))
         guard wanted > 0 else {
-            finishFile(path, size: size, state: &state)
+            finishFile(url, size: size, state: &state)
             return state.failure == nil ? 0 : -1
         }
         let read = systemRead(state.descriptor, buffer, wanted)
         guard read > 0 else {
+            let reason = String(cString: strerror(errno))
             state.failure = read == 0
-                ? "the file \(path) became shorter while uploading (\(state.offset) of \(size) bytes sent); the upload was stopped rather than sent short"
-                : "the file \(path) could not be read while uploading: \(String(cString: strerror(errno)))"
+                ? "the file \(url.path) became shorter while uploading (\(state.offset) of \(size) bytes sent); the upload was stopped rather than sent short"
+                : "the file \(url.path) could not be read while uploading: \(reason)"
             return -1
         }
         state.offset += Int64(read)
         if state.offset == size {
-            finishFile(path, size: size, state: &state)
+            finishFile(url, size: size, state: &state)
             if state.failure != nil { return -1 }
         }
         return read
@@ -234,9 +260,9 @@ final class BodyStream: InputStream {
 
     /// Closes a file read to its recorded size, failing when it has grown meanwhile (what was
     /// sent would be a mix of two versions), and moves to the next segment.
-    private func finishFile(_ path: String, size: Int64, state: inout State) {
+    private func finishFile(_ url: URL, size: Int64, state: inout State) {
         if let current = Self.size(of: state.descriptor), current != size {
-            state.failure = "the file \(path) changed size while uploading (\(size) bytes when the request was built, \(current) now); the upload was stopped"
+            state.failure = "the file \(url.path) changed size while uploading (\(size) bytes when the request was built, \(current) now); the upload was stopped"
             return
         }
         Self.closeFile(&state)

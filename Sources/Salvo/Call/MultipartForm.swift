@@ -90,7 +90,7 @@ struct MultipartForm: Sendable, Hashable {
     /// A part whose content type or names could not be sent as they are.
     private static func problem(in part: MultipartPart) -> String? {
         if let contentType = part.contentType,
-           contentType.isEmpty || contentType.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
+           contentType.isEmpty || contentType.breaksHeaderLine {
             return "the Content-Type of multipart part \"\(escaped(part.name))\" is empty or contains a line break or NUL: \"\(escaped(contentType))\""
         }
         if part.name.utf8.contains(0) || part.fileName?.utf8.contains(0) == true {

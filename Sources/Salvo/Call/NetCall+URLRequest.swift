@@ -90,7 +90,7 @@ extension NetCall {
         guard !field.name.isEmpty, field.name.utf8.allSatisfy(isTokenCharacter) else {
             throw .invalidRequest(RequestProblem(.header, "header name \"\(escaped(field.name))\" must be a non-empty HTTP token (letters, digits, !#$%&'*+-.^_`|~)"))
         }
-        guard !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) else {
+        guard !field.value.breaksHeaderLine else {
             throw .invalidRequest(RequestProblem(.header, "value of header \"\(escaped(field.name))\" contains a line break or NUL, which would inject headers"))
         }
     }

@@ -271,7 +271,10 @@ final class Attempt: ResponseReceiver {
 
     func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {
         if reportsProgress {
-            task.report(TransferProgress(direction: .upload, completedBytes: bytesSent, expectedBytes: bytesExpected))
+            // A streamed body sent chunked (Linux sends no Content-Length for a stream) still has
+            // a known size: the stream's own.
+            let expected = bytesExpected ?? (request.httpBodyStream as? BodyStream).map(\.length)
+            task.report(TransferProgress(direction: .upload, completedBytes: bytesSent, expectedBytes: expected))
         }
     }
 

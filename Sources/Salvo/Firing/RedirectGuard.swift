@@ -57,4 +57,26 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
         let stripped = Redirect.stripping(request, redirectedFrom: response.url ?? task.currentRequest?.url)
         Self.forward(stripped, of: session, task: task, response: response, completionHandler: completionHandler)
     }
+
+    /// Gives URLSession a body stream that starts again from the first byte when it must send a
+    /// streamed body (a multipart form, a file) once more itself: Apple's URLSession asks after a
+    /// 307/308 redirect or an authentication challenge, and fails the task without an answer.
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
+    ) {
+        completionHandler(Self.newBodyStream(for: task))
+    }
+
+    /// A fresh copy of `task`'s Salvo body stream, or `nil` when its body is not one.
+    static func newBodyStream(for task: URLSessionTask) -> InputStream? {
+        (task.originalRequest?.httpBodyStream as? BodyStream)?.restarted()
+    }
+
+    /// Whether a task for `request` needs the guard as its delegate: it carries a protected
+    /// header, or a streamed body that URLSession may ask to send again.
+    static func isDelegateNeeded(for request: URLRequest) -> Bool {
+        isNeeded(for: request) || request.httpBodyStream is BodyStream
+    }
 }

@@ -27,7 +27,7 @@ extension URLSession: NetworkSession {
             if let data, !data.isEmpty { receiver.receive(data) }
             receiver.finish(error)
         }
-        if RedirectGuard.isNeeded(for: request) { task.delegate = RedirectGuard.shared }
+        if RedirectGuard.isDelegateNeeded(for: request) { task.delegate = RedirectGuard.shared }
         task.resume()
         return task
         #endif
@@ -81,6 +81,14 @@ private final class StreamingTaskDelegate: NSObject, URLSessionDataDelegate, Sen
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         receiver.finish(error)
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
+    ) {
+        completionHandler(RedirectGuard.newBodyStream(for: task))
     }
 
     func urlSession(

@@ -79,10 +79,7 @@ public struct MockMatcher: Sendable, CustomStringConvertible {
     public static func formBody(_ fields: [String: String]) -> MockMatcher {
         MockMatcher("form body " + describing(fields)) { request in
             guard let body = request.body, let text = String(data: body, encoding: .utf8), !text.isEmpty else { return "it has no form body" }
-            let pairs = text.split(separator: "&").map { field -> (String, String) in
-                let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                return (Redaction.decodedFormPart(parts[0]), parts.count > 1 ? Redaction.decodedFormPart(parts[1]) : "")
-            }
+            let pairs = FormField.fields(in: Substring(text), omittingEmpty: true).map { ($0.name, $0.value ?? "") }
             return mismatch(of: fields, in: Dictionary(pairs, uniquingKeysWith: { _, last in last }), named: "form")
         }
     }

@@ -34,8 +34,24 @@ public struct MockRequest: Sendable {
         return MockRoutes.queryItems(of: components)
     }
 
-    /// The request body, if any.
-    public var body: Data? { request.httpBody }
+    /// The request body, if any: a streamed one (a multipart form, a file) read whole from its
+    /// parts and files, up to ``streamedBodyLimit`` bytes (`nil` beyond; see ``bodyLength``).
+    ///
+    /// A multipart form's boundary is new for every request, so match a form's parts, not its bytes.
+    public var body: Data? {
+        if let data = request.httpBody { return data }
+        return (request.httpBodyStream as? BodyStream)?.contents(limit: Self.streamedBodyLimit)
+    }
+
+    /// The size of the request body in bytes, streamed ones included, without reading it; `nil`
+    /// when there is none or its size is unknown.
+    public var bodyLength: Int64? {
+        if let data = request.httpBody { return Int64(data.count) }
+        return (request.httpBodyStream as? BodyStream)?.length
+    }
+
+    /// The largest streamed body ``body`` reads into memory: 64 MiB.
+    public static let streamedBodyLimit: Int64 = 64 * 1024 * 1024
 
     /// The value of header `name` (any case).
     public func header(_ name: String) -> String? { request.value(forHTTPHeaderField: name) }

@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// A ``NetworkSession`` that answers every request from code, never touching the network.
 ///
-/// Fire through it with ``FiringFunction/session(_:)`` (the `.mock(...)` firing functions do), so
+/// Fire through it with ``FiringFunction/session(_:clock:)`` (the `.mock(...)` firing functions do), so
 /// mock answers take the same path as production ones: actions, status validation, error
 /// mapping, handler order and async/await all behave identically. Like a real session it reports
 /// the head, then the body (in pieces over time for a streamed answer or a limited bandwidth),

@@ -24,8 +24,12 @@ public struct ReplaySession: NetworkSession {
 
     /// A session serving fixtures from `folder`, optionally under simulated `conditions`.
     ///
-    /// - Parameter clock: what waits out simulated latency and the recorded timing of streamed
-    ///   responses; ``NetworkClock/live`` by default.
+    /// - Parameters:
+    ///   - folder: the folder the fixtures were recorded into.
+    ///   - options: how fixtures are named, matched and redacted; use the options they were recorded with.
+    ///   - conditions: simulated latency, bandwidth and failures; ``NetworkConditions/ideal`` by default.
+    ///   - clock: what waits out simulated latency and the recorded timing of streamed
+    ///     responses; ``NetworkClock/live`` by default.
     public init(from folder: URL, options: FixtureOptions = .default, conditions: NetworkConditions = .ideal, clock: NetworkClock = .live) {
         self.folder = folder
         self.options = options

@@ -62,6 +62,7 @@ extension PageDecoder where Item: Decodable {
     ///   - totalPagesKey: where the number of pages is.
     ///   - nextCursorKey: where the next page's cursor is (a string or a number).
     ///   - hasMoreKey: where a boolean "more pages follow" flag is.
+    ///   - decoder: decodes the body.
     @inlinable // specialised for `Item` in the caller's module
     public static func object(
         itemsKey: String = "items",

@@ -49,28 +49,10 @@ extension PagingStrategy {
     }
 
     private static func checkOrigin(of components: URLComponents, target: String, against server: ServerConfig) throws(NetworkError) {
-        let scheme = components.scheme?.lowercased() ?? ""
-        let host = bareHost(components.host ?? "")
-        let port = components.port ?? defaultPort(scheme)
-        let serverScheme = server.scheme.lowercased()
-        let serverPort = server.port ?? defaultPort(serverScheme)
-        guard scheme == serverScheme, host == bareHost(server.host), port == serverPort else {
-            let origin = "\(serverScheme)://\(server.host)" + (server.port.map { ":\($0)" } ?? "")
+        let link = Origin(scheme: components.scheme ?? "", host: components.host ?? "", port: components.port)
+        guard link == Origin(scheme: server.scheme, host: server.host, port: server.port) else {
+            let origin = "\(server.scheme.lowercased())://\(server.host)" + (server.port.map { ":\($0)" } ?? "")
             throw .invalidRequest(RequestProblem(.url, "the Link header's next page \"\(target)\" is not on the call's server \(origin); Salvo follows next links only on the call's own scheme, host and port"))
-        }
-    }
-
-    private static func bareHost(_ host: String) -> String {
-        var bare = Substring(host.lowercased())
-        if bare.hasPrefix("["), bare.hasSuffix("]") { bare = bare.dropFirst().dropLast() }
-        return String(bare)
-    }
-
-    private static func defaultPort(_ scheme: String) -> Int? {
-        switch scheme {
-        case "http": return 80
-        case "https": return 443
-        default: return nil
         }
     }
 
@@ -78,13 +60,6 @@ extension PagingStrategy {
     /// endpoint encodes them again when it builds the request.
     private static func queryItems(_ query: String?) -> [URLQueryItem] {
         guard let query, !query.isEmpty else { return [] }
-        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (text: Substring) in
-                let spaced = text.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
-            }
-            return URLQueryItem(name: decode(parts[0]), value: parts.count > 1 ? decode(parts[1]) : nil)
-        }
+        return FormField.fields(in: Substring(query), omittingEmpty: true).map { URLQueryItem(name: $0.name, value: $0.value) }
     }
 }

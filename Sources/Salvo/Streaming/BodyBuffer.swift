@@ -103,7 +103,10 @@ final class BodyBuffer: ResponseReceiver {
     /// The next part of the body, `nil` at its end; throws the error that ended the call.
     func next() async throws(NetworkError) -> Data? {
         while true {
-            guard let step = await nextStep() else { continue }
+            // A part already waiting is taken without suspending: most reads of a fast body.
+            var step = Task.isCancelled ? nil : state.withLock { Self.step(&$0) }
+            if step == nil { step = await nextStep() }
+            guard let step else { continue }
             switch step {
             case .chunk(let chunk):
                 return chunk

@@ -50,7 +50,7 @@ public struct ReconnectionPolicy: Sendable {
     public init(
         delay: TimeInterval = 3,
         maximumFailures: Int = 5,
-        methods: Set<HTTPMethod> = RetryPolicy.idempotentMethods,
+        methods: Set<HTTPMethod> = HTTPMethod.idempotentMethods,
         clock: NetworkClock = .live
     ) {
         self.delay = delay

@@ -30,11 +30,10 @@ extension Redaction {
             return redactMultipart(body, boundary: boundary).hiddenValues
         }
         if Self.isForm(contentType), let text = String(data: body, encoding: .utf8) {
-            return text.split(separator: "&").compactMap { field -> [String]? in
-                guard let equals = field.firstIndex(of: "="), hidesQueryKey(Self.decodedFormPart(field[..<equals])) else { return nil }
-                let raw = String(field[field.index(after: equals)...])
-                return [raw, Self.decodedFormPart(Substring(raw))]
-            }.flatMap { $0 }
+            return FormField.fields(in: Substring(text), omittingEmpty: true).flatMap { field -> [String] in
+                guard let raw = field.rawValue, let value = field.value, hidesQueryKey(field.name) else { return [] }
+                return [String(raw), value]
+            }
         }
         guard let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else { return [] }
         var found: [String] = []
@@ -64,10 +63,8 @@ extension Redaction {
 
     /// A form body (`a=1&b=2`) with every hidden field's value replaced.
     func redactForm(_ text: String) -> String {
-        text.split(separator: "&", omittingEmptySubsequences: false).map { field -> String in
-            guard let equals = field.firstIndex(of: "=") else { return String(field) }
-            let rawName = field[..<equals]
-            return hidesQueryKey(Self.decodedFormPart(rawName)) ? rawName + "=" + Self.placeholder : String(field)
+        FormField.fields(in: Substring(text)).map { field -> String in
+            field.rawValue != nil && hidesQueryKey(field.name) ? field.rawName + "=" + Self.placeholder : String(field.raw)
         }.joined(separator: "&")
     }
 
@@ -85,12 +82,5 @@ extension Redaction {
         } else if isHidden, !(value is NSNull) {
             found.append("\(value)")
         }
-    }
-
-    /// `raw` as a form or query component means it (`+` is a space, `%XX` a byte); as it is when
-    /// it has neither, without the cost of decoding (replay and recording name every request).
-    static func decodedFormPart(_ raw: Substring) -> String {
-        guard raw.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(raw) }
-        return raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(raw)
     }
 }

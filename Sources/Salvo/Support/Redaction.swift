@@ -68,12 +68,10 @@ public struct Redaction: Sendable, Hashable {
               var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let query = components.percentEncodedQuery else { return url }
         var didHide = false
-        let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
-            guard let equals = item.firstIndex(of: "=") else { return String(item) }
-            let rawName = item[..<equals]
-            guard hidesQueryKey(Self.decodedFormPart(rawName)) else { return String(item) }
+        let items = FormField.fields(in: Substring(query)).map { field -> String in
+            guard field.rawValue != nil, hidesQueryKey(field.name) else { return String(field.raw) }
             didHide = true
-            return rawName + "=" + Self.encodedPlaceholder
+            return field.rawName + "=" + Self.encodedPlaceholder
         }
         // Rebuilding the URL costs more than the rest (replay and recording name every request).
         guard didHide else { return url }

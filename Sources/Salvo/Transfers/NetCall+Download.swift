@@ -3,14 +3,17 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A body saved to a file by ``NetCall/download(to:replacingExisting:)``.
+/// A body saved to a file by ``NetCall/download(to:replacingExisting:resumable:progress:)``.
 public struct DownloadedFile: Sendable {
     /// Where the body is now: the destination you gave.
     public let url: URL
-    /// The response it came with.
+    /// The response the last part of the body came with (`206 Partial Content` when it resumed).
     public let response: HTTPURLResponse
-    /// The body's size, in bytes.
+    /// The whole file's size, in bytes.
     public let byteCount: Int64
+    /// How many of those bytes an earlier, interrupted download had already saved; 0 when this
+    /// download fetched the whole body.
+    public let resumedBytes: Int64
 }
 
 extension NetCall {
@@ -18,40 +21,99 @@ extension NetCall {
     ///
     /// ```swift
     /// let documents = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
-    /// let file = try await reportCall.download(to: documents.appendingPathComponent("report.pdf"))
+    /// let file = try await reportCall.download(to: documents.appendingPathComponent("report.pdf")) { progress in
+    ///     print("\(Int((progress.fractionCompleted ?? 0) * 100)) %")
+    /// }
     /// ```
     ///
     /// The body goes to a hidden temporary file in the destination's folder and is moved to
     /// `destination` in one step once it has arrived whole, so `destination` never holds part of
-    /// a body: a failed, refused or cancelled download leaves it as it was (and removes the
-    /// temporary file). Memory stays bounded as for ``bytes()``; actions decide on the head first.
+    /// a body: a failed, refused or cancelled download leaves it as it was. Memory stays bounded
+    /// as for ``bytes()``; actions decide on the head first.
+    ///
+    /// With `resumable`, a GET download that fails or is cancelled keeps what it saved (hidden,
+    /// beside the destination) when the server named a version of the file (a strong `ETag` or a
+    /// `Last-Modified` date), and the next `download(to:resumable: true)` to the same destination
+    /// asks only for the rest (`Range` with `If-Range`). A server that has a newer version, or
+    /// ignores ranges, sends the whole file again; nothing is ever joined from two versions.
     ///
     /// - Parameters:
     ///   - destination: a file URL in an existing folder.
     ///   - replacingExisting: whether a file already at `destination` is replaced; when `false`,
     ///     the download fails before anything is sent.
+    ///   - resumable: whether an interrupted download keeps its bytes for the next one to resume.
+    ///   - progress: called on the call's callback queue as the body arrives, at most 10 times a
+    ///     second, and with 100% exactly once when the file is in place. A resumed download starts
+    ///     from the bytes it already had.
     /// - Throws: ``NetworkError/invalidRequest(_:)`` naming the destination when it is not a file
     ///   URL, its folder is missing or it exists and may not be replaced;
     ///   ``NetworkError/transport(_:)`` naming the file when it cannot be written (disk full, no
-    ///   permission); otherwise the call's error.
-    public func download(to destination: URL, replacingExisting: Bool = true) async throws(NetworkError) -> DownloadedFile {
-        let partial = try Self.partialFile(for: destination, replacingExisting: replacingExisting)
-        defer { try? FileManager.default.removeItem(at: partial.url) }
-        let body = bytes()
-        var byteCount: Int64 = 0
+    ///   permission), or the URL when the body ends short of its `Content-Length`; otherwise the
+    ///   call's error.
+    public func download(
+        to destination: URL,
+        replacingExisting: Bool = true,
+        resumable: Bool = false,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(NetworkError) -> DownloadedFile {
+        try Self.check(destination, replacingExisting: replacingExisting)
+        let source = try urlRequest().url?.absoluteString ?? ""
+        let keepsPartialBody = resumable && endpoint.method == .get && endpoint.headers["Range"] == nil
+        let partial = try PartialDownload(for: destination, from: source, resumable: keepsPartialBody)
+        let reporter = progress.map { ProgressReporter($0, on: callbackQueue) }
+        do {
+            return try await download(into: partial, destination: destination, reporter: reporter)
+        } catch {
+            partial.abandon()
+            throw error
+        }
+    }
+
+    /// Fires the call, resuming what `partial` holds when it can, and moves the whole body to `destination`.
+    private func download(into partial: PartialDownload, destination: URL, reporter: ProgressReporter?) async throws(NetworkError) -> DownloadedFile {
+        var call = self
+        if let resume = partial.resumePoint {
+            call.endpoint = endpoint.header("Range", "bytes=\(resume.offset)-").header("If-Range", resume.validator)
+        }
+        let body = call.bytes()
+        let head: HTTPURLResponse
+        do {
+            head = try await body.response
+        } catch let error where error.statusCode == 416 && partial.resumePoint != nil {
+            // The saved part no longer fits the file (it shrank): start again from the beginning.
+            partial.discard()
+            return try await download(into: partial, destination: destination, reporter: reporter)
+        }
+        let start = try partial.begin(with: head)
+        let expectedBytes = Self.bodyLength(of: head).map { start + $0 }
+        var savedBytes = start
         // A write that fails leaves the loop, and leaving it cancels the call.
         for try await chunk in body {
             try partial.write(chunk)
-            byteCount += Int64(chunk.count)
+            savedBytes += Int64(chunk.count)
+            reporter?.report(TransferProgress(direction: .download, completedBytes: savedBytes, expectedBytes: expectedBytes))
         }
-        let response = try await body.response
-        try partial.close()
-        try Self.move(partial.url, to: destination)
-        return DownloadedFile(url: destination, response: response, byteCount: byteCount)
+        if let expectedBytes, savedBytes != expectedBytes {
+            throw .transport(URLError(.networkConnectionLost, userInfo: [
+                NSLocalizedDescriptionKey: "the body from \(head.url?.absoluteString ?? "the server") ended after \(savedBytes) of its \(expectedBytes) bytes",
+                NSURLErrorFailingURLErrorKey: head.url as Any,
+            ]))
+        }
+        try partial.finish(movingTo: destination)
+        reporter?.report(TransferProgress(direction: .download, completedBytes: savedBytes, expectedBytes: savedBytes))
+        return DownloadedFile(url: destination, response: head, byteCount: savedBytes, resumedBytes: start)
     }
 
-    /// A new hidden file next to `destination`, after checking `destination` can be written.
-    private static func partialFile(for destination: URL, replacingExisting: Bool) throws(NetworkError) -> PartialFile {
+    /// The length of the body as it reaches the reader: `Content-Length`, unless the transport
+    /// decodes a `Content-Encoding` (then the length counts the encoded bytes) or there is none.
+    private static func bodyLength(of head: HTTPURLResponse) -> Int64? {
+        let encoding = head.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
+        guard head.expectedContentLength >= 0, encoding == "identity" else { return nil }
+        return head.expectedContentLength
+    }
+
+    /// Checks, before anything is sent, that a download can end at `destination`.
+    private static func check(_ destination: URL, replacingExisting: Bool) throws(NetworkError) {
         guard destination.isFileURL else {
             throw .invalidRequest(RequestProblem(.body, "the download destination \(destination.absoluteString) is not a file URL"))
         }
@@ -60,56 +122,11 @@ extension NetCall {
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .invalidRequest(RequestProblem(.body, "the download destination's folder \(folder.path) does not exist"))
         }
+        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .invalidRequest(RequestProblem(.body, "the download destination \(destination.path) is a directory"))
+        }
         if !replacingExisting, FileManager.default.fileExists(atPath: destination.path) {
             throw .invalidRequest(RequestProblem(.body, "\(destination.path) already exists; pass replacingExisting: true to replace it"))
         }
-        return try PartialFile(in: folder, for: destination)
-    }
-
-    /// Moves the finished body into place in one step, replacing what was there: `rename(2)`,
-    /// atomic within a folder. (swift-corelibs-foundation's `replaceItemAt` fails with "the file
-    /// doesn't exist" when the destination does exist: measured, see Docs/Linux.md.)
-    private static func move(_ partial: URL, to destination: URL) throws(NetworkError) {
-        guard rename(partial.path, destination.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw .transport(URLError(.cannotMoveFile, userInfo: [
-                NSLocalizedDescriptionKey: "could not move the download to \(destination.path): \(reason)",
-            ]))
-        }
-    }
-}
-
-/// The file a download is written to until it is whole.
-private struct PartialFile {
-    let url: URL
-    private let handle: FileHandle
-
-    init(in folder: URL, for destination: URL) throws(NetworkError) {
-        url = folder.appendingPathComponent(".\(destination.lastPathComponent).salvo-\(UUID().uuidString).partial")
-        guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = try? FileHandle(forWritingTo: url) else {
-            throw Self.failure("could not create \(url.path) for the download to \(destination.path)", code: .cannotCreateFile)
-        }
-        self.handle = handle
-    }
-
-    func write(_ chunk: Data) throws(NetworkError) {
-        do {
-            try handle.write(contentsOf: chunk)
-        } catch {
-            throw Self.failure("could not write the download to \(url.path): \(error.localizedDescription)", code: .cannotWriteToFile)
-        }
-    }
-
-    func close() throws(NetworkError) {
-        do {
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            throw Self.failure("could not finish writing the download to \(url.path): \(error.localizedDescription)", code: .cannotWriteToFile)
-        }
-    }
-
-    private static func failure(_ reason: String, code: URLError.Code) -> NetworkError {
-        .transport(URLError(code, userInfo: [NSLocalizedDescriptionKey: reason]))
     }
 }

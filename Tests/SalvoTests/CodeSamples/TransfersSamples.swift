@@ -103,4 +103,35 @@ import Salvo
         #expect(file.response.statusCode == 200)
         #expect(try Data(contentsOf: file.url) == Data("%PDF".utf8))
     }
+
+    @Test func downloadingWithProgressAndCancel() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-samples-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let destination = folder.appendingPathComponent("report.pdf")
+        var reportCall = NetCall(server: api, endpoint: .get("/report"))
+        // Offline, 64 KiB at 256 KiB/s: about a quarter of a second of progress.
+        reportCall.firingFunction = .mock(.data(Data(count: 65_536)), conditions: NetworkConditions(bandwidth: 262_144...262_144))
+        let bar = Locked(0.0)
+
+        let download = Task {
+            try await reportCall.download(to: destination) { progress in
+                bar.withLock { $0 = progress.fractionCompleted ?? 0 }   // on the call's callback queue
+            }
+        }
+        let file = try await download.value
+        #expect(file.byteCount == 65_536)
+        #expect(await eventually { bar.withLock { $0 } == 1 })
+    }
+
+    @Test func resumingADownload() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-samples-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let destination = folder.appendingPathComponent("report.pdf")
+        var reportCall = NetCall(server: api, endpoint: .get("/report"))
+        reportCall.firingFunction = .mock(.data(Data("%PDF".utf8), headers: ["ETag": "\"v1\""]))
+
+        let file = try await reportCall.download(to: destination, resumable: true)
+        if file.resumedBytes > 0 { print("resumed after \(file.resumedBytes) bytes") }
+        #expect(file.resumedBytes == 0, "nothing was saved before")
+    }
 }

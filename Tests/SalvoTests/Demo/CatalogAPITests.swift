@@ -40,6 +40,22 @@ import SalvoDemoKit
         #expect(feeds.first?.map(\.summary) == ["out of stock", "now 7.99", "back in stock", "now 4.50", "now 12.00"])
     }
 
+    @Test func aCoverUploadReportsProgressToOneHundredPercentOfflineAndLive() async throws {
+        let image = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-cover-\(UUID().uuidString).jpg")
+        try Data(repeating: 0xAB, count: 196_608).write(to: image)
+        defer { try? FileManager.default.removeItem(at: image) }
+        for (name, api) in try await environments() {
+            let upload = api.uploadCover(bookID: 14, image: image, caption: "First edition, 1897").transfer()
+            var sent: [TransferProgress] = []
+            for await progress in upload.progress where progress.direction == .upload { sent.append(progress) }
+            let cover = try await upload.value
+            #expect(cover.bytes == 196_608 && cover.id == 14 && cover.contentType == "image/jpeg", "\(name)")
+            #expect(sent.allSatisfy { $0.expectedBytes != nil }, "the form's size is known even when it is sent chunked (\(name))")
+            #expect(sent.filter(\.isComplete).count == 1, "\(name)")
+            #expect(sent.last?.isComplete == true, "\(name)")
+        }
+    }
+
     @Test func missingBookIsAServerStatusWithTheCatalogueMessage() async throws {
         for (name, api) in try await environments() {
             do {

@@ -26,4 +26,28 @@ import Testing
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         #expect(!RedirectGuard.isNeeded(for: request))
     }
+
+    @Test func aStreamedBodyIsGivenAgainFromItsFirstByteWhenTheSessionAsks() throws {
+        let file = try TemporaryFile(named: "notes.txt", contents: Data("hello, again".utf8))
+        let call = NetCall(server: ServerConfig(host: "api.test"), endpoint: .post("/notes", body: .file(file.url)))
+        let request = try call.urlRequest()
+        #expect(RedirectGuard.isDelegateNeeded(for: request), "a streamed body needs someone to answer needNewBodyStream")
+        let original = try #require(request.httpBodyStream)
+        _ = try readAll(original, chunkSize: 4)   // the first sending read it to its end
+
+        let task = URLSession(configuration: .ephemeral).dataTask(with: request)
+        let given = Locked<InputStream?>(nil)
+        RedirectGuard.shared.urlSession(URLSession.shared, task: task, needNewBodyStream: { stream in given.withLock { $0 = stream } })
+        let stream = try #require(given.withLock { $0 })
+        #expect(stream !== original)
+        #expect(try readAll(stream, chunkSize: 5) == Data("hello, again".utf8))
+    }
+
+    @Test func aBodyThatIsNotSalvosIsNotInvented() {
+        var request = URLRequest(url: URL(string: "https://api.test/a")!)
+        request.httpBody = Data("x".utf8)
+        #expect(!RedirectGuard.isDelegateNeeded(for: request))
+        let task = URLSession(configuration: .ephemeral).dataTask(with: request)
+        #expect(RedirectGuard.newBodyStream(for: task) == nil)
+    }
 }

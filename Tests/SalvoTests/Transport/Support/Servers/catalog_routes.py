@@ -10,11 +10,18 @@
                                            "event: stock" {"id", "title", "inStock"} or
                                            "event: price" {"id", "title", "price"}; a keep-alive
                                            comment first; "retry: 2000"
+    POST /catalog/books/<id>/cover         multipart/form-data with an "image" file part and a
+                                           "caption" field: {"id", "caption", "fileName",
+                                           "contentType", "bytes"}; 404 for an unknown book, 422
+                                           without an image
 A book is {"id": n, "title": ..., "author": ..., "year": ...}.
 """
 
+import base64
 import json
 import time
+
+import upload_routes
 
 DEMO_TOKEN = "demo-token"
 _UPDATES = [("stock", 8, {"inStock": False}), ("price", 19, {"price": 7.99}), ("stock", 8, {"inStock": True}),
@@ -51,7 +58,7 @@ BOOKS = [{"id": i + 1, "title": t, "author": a, "year": y} for i, (t, a, y) in e
 FAVOURITES = [1, 8, 19, 33]
 
 
-def handle(handler, rest, query, int_param):
+def handle(handler, rest, query, int_param, body=b""):
     """Answers /catalog/<rest>; returns False when the route is not the catalogue's."""
     if rest == ["books"]:
         page = int_param(query, "page", default=1, minimum=1)
@@ -66,6 +73,8 @@ def handle(handler, rest, query, int_param):
             handler.respond_json(404, {"message": f"No book with id {rest[1]} in the catalogue."})
         else:
             handler.respond_json(200, book)
+    elif len(rest) == 3 and rest[0] == "books" and rest[2] == "cover" and handler.command == "POST":
+        receive_cover(handler, rest[1], body)
     elif rest == ["search"]:
         text = query.get("q", "").strip().lower()
         if not text:
@@ -85,6 +94,31 @@ def handle(handler, rest, query, int_param):
     else:
         return False
     return True
+
+
+def receive_cover(handler, book_id, body):
+    """Parses a cover upload (the server has read the body) and says what arrived."""
+    try:
+        form = upload_routes.parse_multipart(handler.headers.get("Content-Type") or "", [body])
+    except (ValueError, upload_routes.Truncated) as error:
+        handler.close_connection = True
+        handler.respond_json(400, {"message": f"Not a cover upload: {error}"})
+        return
+    if not any(str(b["id"]) == book_id for b in BOOKS):
+        handler.respond_json(404, {"message": f"No book with id {book_id} in the catalogue."})
+        return
+    image = next((p for p in form["parts"] if p["name"] == "image" and p["filename"]), None)
+    if image is None:
+        handler.respond_json(422, {"message": "A cover needs an image file part named \"image\"."})
+        return
+    caption = next((p for p in form["parts"] if p["name"] == "caption"), None)
+    caption_text = base64_text(caption) if caption else ""
+    handler.respond_json(200, {"id": int(book_id), "caption": caption_text, "fileName": image["filename"],
+                               "contentType": image["content_type"], "bytes": image["length"]})
+
+
+def base64_text(part):
+    return base64.b64decode(part.get("body_base64") or "").decode("utf-8", "replace")
 
 
 def send_updates(handler, count, interval):

@@ -405,7 +405,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.flaky(rest[0], query)
         if head == "list" and len(rest) == 2:
             return self.paged_list(rest[0], rest[1], path, query)
-        if head == "catalog" and catalog_routes.handle(self, rest, query, int_param):
+        if head == "catalog" and catalog_routes.handle(self, rest, query, int_param, body):
             return None
         if head == "wire" and wire_routes.handle(self):
             return None

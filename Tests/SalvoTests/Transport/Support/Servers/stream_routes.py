@@ -8,6 +8,27 @@ Chunked responses use HTTP/1.1 Transfer-Encoding: chunked and keep the connectio
     /stream/bytes?n=N[&chunked=1]                   N bytes (up to 8 GiB) written in 1 MiB blocks,
                                                     Content-Length unless chunked=1 (then one
                                                     chunk per block); for throughput benchmarks
+    /stream/file?n=N[&key=K][&cut_after=C][&changes=1][&shrink_to=M][&delay=D]
+                                                    a downloadable file of N pattern bytes with
+                                                    Content-Length, a strong ETag, Last-Modified and
+                                                    Accept-Ranges: bytes. Honours "Range: bytes=S-"
+                                                    and "bytes=S-E" (206 with Content-Range; 416
+                                                    with "bytes */N" past the end) and If-Range (an
+                                                    ETag or date that no longer matches gets the
+                                                    whole file, 200). D seconds after each 64 KiB.
+                                                    With key=K, the server counts K's requests:
+                                                    cut_after=C  the first request gets the head
+                                                                 with its full Content-Length, C
+                                                                 bytes, then a closed connection (a
+                                                                 server dying mid-download, a
+                                                                 Content-Length that lies); without
+                                                                 a key every request is cut
+                                                    changes=1    the ETag changes with every
+                                                                 request (a file replaced meanwhile)
+                                                    shrink_to=M  requests after the first see a file
+                                                                 of M bytes under the same ETag
+    GET /stream/file/stats?key=K                    {"requests": [{"range", "if_range", "status"}]}:
+                                                    K's requests so far, headers as sent or null
     /stream/drip?n=N&interval=S[&chunked=1]         N bytes one at a time, S seconds apart
     /stream/lines?count=N[&format=ndjson][&ending=lf|crlf|cr][&delay=D]
                                                     chunked text: "line i" for i = 1...N, or with
@@ -62,6 +83,9 @@ _lock = threading.Lock()
 _sse = {}  # key -> {"connections", "last_event_ids", "completed"}
 _gates = {}  # hold key -> threading.Event, set by /stream/release/<key>
 _expired = set()  # hold keys whose wait ran out before a release
+_file_requests = {}  # key -> [{"range", "if_range", "status"}], one per /stream/file request
+FILE_LAST_MODIFIED = "Mon, 02 Nov 2026 10:00:00 GMT"
+FILE_PIECE = 64 * 1024
 HOLD_SECONDS = 10
 
 
@@ -83,6 +107,11 @@ def handle(handler, rest, query, int_param, delay_param):
     elif rest == ["bytes"]:
         total = int_param(query, "n", minimum=0, maximum=MAX_BYTES)
         send_pattern(handler, total, BLOCK, 0.0, chunked=query.get("chunked") == "1")
+    elif rest == ["file"]:
+        send_file(handler, query, int_param, delay_param)
+    elif rest == ["file", "stats"]:
+        with _lock:
+            handler.respond_json(200, {"requests": list(_file_requests.get(query.get("key", ""), []))})
     elif rest == ["drip"]:
         total = int_param(query, "n", minimum=0, maximum=10_000)
         send_pattern(handler, total, 1, delay_param(query, "interval"), chunked=query.get("chunked") == "1")
@@ -160,6 +189,78 @@ def send_pattern(handler, total, piece, delay, chunked):
             handler.wfile.write(b"\r\n")
         offset += size
     end(handler, chunked)
+
+
+def send_file(handler, query, int_param, delay_param):
+    total = int_param(query, "n", minimum=0, maximum=MAX_BYTES)
+    cut_after = int_param(query, "cut_after", minimum=0, maximum=MAX_BYTES) if "cut_after" in query else None
+    shrink_to = int_param(query, "shrink_to", minimum=0, maximum=MAX_BYTES) if "shrink_to" in query else None
+    delay = delay_param(query, "delay")
+    key = query.get("key", "")
+    asked = handler.headers.get("Range")
+    if_range = handler.headers.get("If-Range")
+    with _lock:
+        requests = _file_requests.setdefault(key, [])
+        number = len(requests) + 1
+        entry = {"range": asked, "if_range": if_range, "status": None}
+        requests.append(entry)
+    version = f"pattern-{total}" + (f"-v{number}" if query.get("changes") == "1" else "")
+    if key and number > 1:
+        cut_after = None
+        if shrink_to is not None:
+            total = shrink_to
+    etag = f'"{version}"'
+    start, stop, status = 0, total, 200
+    if asked and (if_range is None or if_range in (etag, FILE_LAST_MODIFIED)):
+        parsed = parse_range(asked, total)
+        if parsed is None:
+            status = 416
+        else:
+            start, stop, status = parsed[0], parsed[1], 206
+    with _lock:
+        entry["status"] = status
+    headers = [("ETag", etag), ("Last-Modified", FILE_LAST_MODIFIED), ("Accept-Ranges", "bytes")]
+    if status == 416:
+        handler.respond(416, b"", content_type="application/octet-stream", headers=headers + [("Content-Range", f"bytes */{total}")])
+        return
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/octet-stream")
+    handler.send_header("Content-Length", str(stop - start))
+    if status == 206:
+        handler.send_header("Content-Range", f"bytes {start}-{stop - 1}/{total}")
+    for name, value in headers:
+        handler.send_header(name, value)
+    if cut_after is not None or handler.close_connection:
+        handler.send_header("Connection", "close")
+        handler.close_connection = True
+    handler.end_headers()
+    if handler.command == "HEAD":
+        return
+    offset, limit = start, stop if cut_after is None else min(stop, start + cut_after)
+    while offset < limit:
+        size = min(FILE_PIECE, limit - offset)
+        handler.wfile.write(pattern(offset, size))
+        offset += size
+        if delay and offset < limit:
+            handler.wfile.flush()
+            time.sleep(delay)
+    if cut_after is not None:
+        handler.cut_connection()
+    else:
+        handler.wfile.flush()
+
+
+def parse_range(header, total):
+    """(start, stop) for one "bytes=S-" or "bytes=S-E" range within total bytes, else None."""
+    unit, _, spec = header.partition("=")
+    first, dash, last = spec.strip().partition("-")
+    if unit.strip() != "bytes" or not dash or not first.isdigit() or (last and not last.isdigit()):
+        return None
+    start = int(first)
+    stop = min(total, int(last) + 1) if last else total
+    if start >= total or stop <= start:
+        return None
+    return start, stop
 
 
 def send_lines(handler, query, int_param, delay_param):

@@ -7,7 +7,9 @@ ends before its length or its last chunk is reported as truncated (400), never a
 Every part, and every raw body, also reports "is_pattern": whether byte i of its content is
 i % 251 (the pattern of stream_routes.py), so a test checks a large file without hashing it.
 A request may pause the reading to let a test change the file mid-upload: stall_after=N reads
-N body bytes, then sleeps stall=S seconds (default 2) before reading the rest.
+N body bytes, then sleeps stall=S seconds (default 2) before reading the rest. close_after=N
+reads about N body bytes, records the attempt as incomplete and closes the connection without an
+answer: a server that dies mid-upload.
 
     POST /upload/multipart/<key>[?failures=N&status=S&token=T]
         parses multipart/form-data by splitting on the boundary while the body streams in
@@ -44,6 +46,10 @@ class Truncated(Exception):
     """The body ended before its Content-Length or its last chunk."""
 
 
+class ClosedByServer(Exception):
+    """close_after=N: the route hangs up mid-body."""
+
+
 def handle(handler, rest, query, int_param):
     """Answers /upload/<rest>, reading the body itself; returns False for paths it does not serve."""
     if len(rest) == 2 and rest[0] == "stats" and handler.command == "GET":
@@ -58,6 +64,7 @@ def handle(handler, rest, query, int_param):
     status = int_param(query, "status", default=503, minimum=200, maximum=599)
     stall_after = int_param(query, "stall_after", default=-1, minimum=-1)
     stall = float(query.get("stall") or 2)
+    close_after = int_param(query, "close_after", default=-1, minimum=-1)
     hasher = hashlib.sha256()
     pattern = PatternCheck()
     received = 0
@@ -69,6 +76,8 @@ def handle(handler, rest, query, int_param):
                 time.sleep(min(stall, 30))
             received += len(chunk)
             hasher.update(chunk)
+            if 0 <= close_after <= received:
+                raise ClosedByServer()
             yield chunk
 
     report = {
@@ -87,6 +96,11 @@ def handle(handler, rest, query, int_param):
     except Truncated as error:
         complete = False
         report["error"] = str(error)
+    except ClosedByServer:
+        with _lock:
+            _attempts.setdefault(key, []).append({"received": received, "sha256": hasher.hexdigest(), "complete": False})
+        handler.cut_connection()
+        return True
     except ValueError as error:  # a malformed form: the body was still read to its end
         for _ in chunks():
             pass

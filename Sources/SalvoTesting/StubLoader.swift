@@ -22,7 +22,7 @@ final class StubState: Sendable {
 
 /// The `URLProtocol` a stub's session loads through: finds the stub by the task's tag and
 /// answers with its mock session (same latency, failure and cancellation behaviour as mock firing).
-final class StubURLProtocol: URLProtocol {
+final class StubLoader: URLProtocol {
     private static let registry = Locked<[String: StubState]>([:])
     private let loading = Locked<(task: (any NetworkSessionTask)?, client: ClientHandle?)>((nil, nil))
 
