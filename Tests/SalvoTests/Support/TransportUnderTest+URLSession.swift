@@ -2,7 +2,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Salvo
 
 extension TransportUnderTest {
     /// `URLSession`: `URLSession.shared`, or an ephemeral session where cookies must not be shared.
@@ -10,18 +9,10 @@ extension TransportUnderTest {
         name: "URLSession",
         session: URLSession.shared,
         makeIsolatedSession: { URLSession(configuration: .ephemeral) },
-        differences: wholeSecondTimeoutsOnLinux
+        differences: []
     )
 
     /// The transports this package's shared suites run over. The SalvoAsyncHTTPClient package
     /// runs the same suites over AsyncHTTPClient.
     static let all: [TransportUnderTest] = [.urlSession]
-
-    private static var wholeSecondTimeoutsOnLinux: Set<Difference> {
-        #if canImport(FoundationNetworking)
-        [.wholeSecondTimeouts]
-        #else
-        []
-        #endif
-    }
 }

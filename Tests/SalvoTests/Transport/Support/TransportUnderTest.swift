@@ -24,8 +24,6 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
         /// Bodies compressed with brotli (`Content-Encoding: br`) arrive compressed: the transport
         /// decodes gzip and deflate only.
         case noBrotli
-        /// A timeout is honoured in whole seconds (Linux `URLSession`), not to the millisecond.
-        case wholeSecondTimeouts
     }
 
     /// The name test reports show.
@@ -46,20 +44,15 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 
-    /// Every transport in ``all`` with every element of `cases`, for a test that has arguments
-    /// of its own: one collection, so Swift Testing hands each pair to two parameters.
-    static func all<Cases: Collection>(with cases: Cases) -> [(TransportUnderTest, Cases.Element)] where Cases.Element: Sendable {
-        all.flatMap { transport in cases.map { (transport, $0) } }
-    }
-
     /// Every transport in ``all`` with every pair in `pairs`, flattened, so that a test whose
     /// cases are pairs keeps its two parameters.
     static func all<A: Sendable, B: Sendable>(withPairs pairs: [(A, B)]) -> [(TransportUnderTest, A, B)] {
         all.flatMap { transport in pairs.map { (transport, $0.0, $0.1) } }
     }
 
-    /// Every transport in ``all`` with every pair of `first` and `second` (a test with two
-    /// collections of its own; Swift Testing takes at most two).
+    /// Every transport in ``all`` with every pair of `first` and `second`, for a test with two
+    /// collections of its own (Swift Testing takes at most two): one collection of triples,
+    /// which Swift Testing hands to three parameters.
     static func all<First: Collection, Second: Collection>(
         with first: First, _ second: Second
     ) -> [(TransportUnderTest, First.Element, Second.Element)] where First.Element: Sendable, Second.Element: Sendable {
