@@ -105,7 +105,8 @@ import SalvoTesting
         let start = Date()
         work.cancel()
         let result = await work.result
-        #expect(Date().timeIntervalSince(start) < 1)
+        // Well before the 5 s latency ends (a loaded CI machine once took 1.85 s to get there).
+        #expect(Date().timeIntervalSince(start) < 4)
         #expect(throws: NetworkError.self) { try result.get() }
     }
 }
