@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// The one set of rules every Salvo session follows a redirect by: Linux `URLSession`
 /// (``LinuxTransfer``), the mock session, and transports in other packages through
-/// ``Foundation/URLRequest/redirected(by:redirectCount:)``. On Apple platforms `URLSession`
+/// `URLRequest.redirected(by:redirectCount:)`. On Apple platforms `URLSession`
 /// computes the redirected request itself, and ``RedirectGuard`` applies ``stripping(_:redirectedFrom:)``.
 enum Redirect {
     /// Darwin's and swift-corelibs-foundation's redirect limit.

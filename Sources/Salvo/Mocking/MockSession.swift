@@ -104,7 +104,7 @@ public struct MockSession: NetworkSession {
 
 extension MockSession {
     /// What `response` resolves to for `request`, following redirects through `answer` as
-    /// production does (``Foundation/URLRequest/redirected(by:redirectCount:)``); a `HEAD` request gets no body.
+    /// production does (`URLRequest.redirected(by:redirectCount:)`); a `HEAD` request gets no body.
     private static func follow(
         _ request: URLRequest,
         answeredBy response: MockResponse,
