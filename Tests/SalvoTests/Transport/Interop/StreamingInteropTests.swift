@@ -42,9 +42,10 @@ import Testing
         #expect(received == Data("***".utf8))
         #expect(arrivals.count > 1, "the bytes arrived in more than one piece")
         // 1.5 s between bytes on the server, so 3 s from the first to the last; a body collected
-        // first would be handed out at once. A third of it leaves room for a starved reader.
+        // first would be handed out at once (milliseconds apart). A sixth of it leaves room for a
+        // reader starved by a loaded machine (0.91 s was seen in CI).
         let spread = try #require(arrivals.last).timeIntervalSince(try #require(arrivals.first))
-        #expect(spread > 1, "the bytes were handed out \(spread) s apart")
+        #expect(spread > 0.5, "the bytes were handed out \(spread) s apart")
     }
 
     @Test(arguments: TransportUnderTest.all)
