@@ -107,7 +107,7 @@ extension NetCall {
             // Each attempt reads the body from its first byte, in a stream of its own: the previous
             // attempt's may still be read for a moment after it was stopped.
             if let stream = prepared.httpBodyStream as? BodyStream {
-                prepared.httpBodyStream = BodyStream(stream.segments, of: stream.body)
+                prepared.httpBodyStream = stream.restarted()
             }
             try Self.validateForWire(prepared)
             return (prepared, nil)

@@ -128,7 +128,7 @@ extension URLRequest {
                     NSURLErrorFailingURLErrorKey: target,
                 ])
             }
-            next.httpBodyStream = BodyStream(restartable.segments, of: restartable.body)
+            next.httpBodyStream = restartable.restarted()
         }
         return Redirect.stripping(next, redirectedFrom: base)
     }
