@@ -12,7 +12,7 @@ public struct CatalogEnvironment: Sendable {
     /// ``offlineBandwidth``, so an upload's progress bar moves as it would on a real link.
     public static var offline: CatalogEnvironment {
         CatalogEnvironment(
-            server: ServerConfig(host: "catalog.offline", apiRoute: "catalog"),
+            server: ServerConfig(host: "catalog.offline", basePath: "catalog"),
             firing: .replaying(from: fixtures, options: fixtureOptions, conditions: NetworkConditions(bandwidth: offlineBandwidth))
         )
     }
@@ -22,7 +22,7 @@ public struct CatalogEnvironment: Sendable {
 
     /// A production-like server (not reachable from the demo; shown for the shape of the config).
     public static let production = CatalogEnvironment(
-        server: ServerConfig(host: "books.example.com", apiRoute: "catalog"),
+        server: ServerConfig(host: "books.example.com", basePath: "catalog"),
         firing: .production
     )
 
@@ -31,7 +31,7 @@ public struct CatalogEnvironment: Sendable {
     /// - Throws: ``NetworkError/invalidRequest(_:)`` when `baseURL` is not an http(s) URL with a host.
     public static func live(baseURL: String) throws(NetworkError) -> CatalogEnvironment {
         var server = try ServerConfig(baseURL: baseURL)
-        server.apiRoute = server.apiRoute.appending("catalog")
+        server.basePath = server.basePath.appending("catalog")
         return CatalogEnvironment(server: server, firing: .production)
     }
 

@@ -7,7 +7,7 @@ import Testing
 extension FiringFunction {
     #if canImport(Testing)
     /// A firing function for code that must not fire: firing through it records a test issue
-    /// naming the call, and the call fails at once with `NetworkError.invalidRequest` instead
+    /// naming the call, and the call fails at once with `NetworkError.incompleteSetup` instead
     /// of reaching the network or hanging.
     ///
     /// ```swift
@@ -27,7 +27,7 @@ extension FiringFunction {
     }
     #else
     /// A firing function for code that must not fire: the call fails at once with
-    /// `NetworkError.invalidRequest` instead of reaching the network or hanging.
+    /// `NetworkError.incompleteSetup` instead of reaching the network or hanging.
     public static func unimplemented(_ reason: String = "") -> FiringFunction {
         FiringFunction { call in unanswered(call) }
     }

@@ -71,8 +71,10 @@ public enum ResponderEvent: Sendable, Equatable, CustomStringConvertible {
     private static func kind(of error: NetworkError) -> String {
         switch error {
         case .invalidRequest(let problem): return "invalidRequest \(problem.part.rawValue)"
+        case .refusedByAction(let error): return "refusedByAction \(type(of: error))"
+        case .incompleteSetup(let problem): return "incompleteSetup \(problem.part.rawValue)"
         case .transport(let urlError): return "transport \(urlError.code.rawValue)"
-        case .serverStatus(let failure): return "serverStatus \(failure.statusCode)"
+        case .serverStatus(let problem): return "serverStatus \(problem.statusCode.map(String.init) ?? "-")"
         case .decoding(let failure): return "decoding \(failure.typeName)"
         case .unacceptableResponse(let problem): return "unacceptableResponse \(problem.statusCode.map(String.init) ?? "-")"
         case .cancelled: return "cancelled"

@@ -22,7 +22,7 @@ public struct MockDecoding: Sendable {
     /// A workload firing through `firingFunction`: mock firing by default, or a ``CannedSession``.
     public init(firingFunction: FiringFunction = .mock(.data(MockDecoding.body, headers: ["Content-Type": "application/json"]))) {
         call = NetCall(
-            server: ServerConfig(host: "api.example.com", apiRoute: "v1"),
+            server: ServerConfig(host: "api.example.com", basePath: "v1"),
             endpoint: .get("/users/42"),
             responder: .decoding(User.self, decoder: decoder) { sink($0) },
             callbackQueue: .immediate,

@@ -13,7 +13,7 @@ public struct MockFiring: Sendable {
     /// The body every answer carries.
     public static let body = Data(#"{"ok":true}"#.utf8)
 
-    private let server = ServerConfig(host: "api.example.com", apiRoute: "v1")
+    private let server = ServerConfig(host: "api.example.com", basePath: "v1")
     private let endpoint = Endpoint.get("/users/42", query: ["expand": "profile"])
     private let firingFunction: FiringFunction
 

@@ -40,7 +40,7 @@ public struct PagerWalk: Sendable {
             return (try? encoder.encode(PageBody(items: items, total: total))) ?? Data()
         }
         call = NetCall(
-            server: ServerConfig(host: "api.example.com", apiRoute: "v1"),
+            server: ServerConfig(host: "api.example.com", basePath: "v1"),
             endpoint: .get("/items"),
             callbackQueue: .immediate,
             firingFunction: .mock { request in

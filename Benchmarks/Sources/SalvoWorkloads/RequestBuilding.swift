@@ -12,7 +12,7 @@ import Salvo
 /// - baseline: what a careful hand-written call site does with `URLComponents`.
 public struct RequestBuilding: Sendable {
     /// The long-lived server, as an app would keep it.
-    public let server = ServerConfig(host: "api.example.com", apiRoute: "v1")
+    public let server = ServerConfig(host: "api.example.com", basePath: "v1")
     private let firing = FiringFunction.mock(status: 200)  // never fired: only requests are built
 
     /// The workload; it has no state beyond the server.

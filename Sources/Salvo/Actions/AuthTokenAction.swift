@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// Adds `Authorization: Bearer <token>` to requests for endpoints that require authentication.
 ///
-/// The token comes from your provider on every attempt, so a retry after a refresh carries the
+/// The token comes from your provider on every attempt, so a retry after a token renewal carries the
 /// new one. It is added only when the endpoint says ``Endpoint/requiresAuthentication`` and the
 /// request goes to the origin (scheme, host and port) of the call's own ``NetCall/server``,
 /// decided each time the call fires: swapping environments is one value swap, and a request

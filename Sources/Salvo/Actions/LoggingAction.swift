@@ -22,7 +22,7 @@ import FoundationNetworking
 /// including the ones that outer actions retry.
 ///
 /// ```swift
-/// api.actions = [RetryPolicy(), auth, LoggingAction(includesHeaders: true) { logger.debug("\($0)") }]
+/// api.actions = [RetryAction(), auth, LoggingAction(includesHeaders: true) { logger.debug("\($0)") }]
 /// ```
 public struct LoggingAction: NetworkAction {
     /// Whether header fields are logged (redacted), one indented line each.
@@ -70,7 +70,7 @@ public struct LoggingAction: NetworkAction {
     }
 
     /// Logs the response line (and headers and body when asked); never changes the outcome.
-    public func decide(after outcome: NetworkOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
+    public func decide(after outcome: AttemptOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
         sink(responseMessage(outcome))
         return .proceed
     }
@@ -94,7 +94,7 @@ public struct LoggingAction: NetworkAction {
     }
 
     /// `← STATUS METHOD URL (duration, size)`, or `← failed …: reason`, and the optional detail lines.
-    func responseMessage(_ outcome: NetworkOutcome) -> String {
+    func responseMessage(_ outcome: AttemptOutcome) -> String {
         let target = outcome.request.map(describe) ?? "(no request)"
         let duration = outcome.duration.map { "\(Int(($0 * 1_000).rounded())) ms" }
         guard let http = outcome.httpResponse else {

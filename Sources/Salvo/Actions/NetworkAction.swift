@@ -43,7 +43,7 @@ public protocol NetworkAction: Sendable {
     ///   - outcome: the attempt's request, response, body or error.
     ///   - call: the call being fired.
     ///   - attempt: 1 for the first attempt, 2 for the first retry, and so on.
-    func decide(after outcome: NetworkOutcome, for call: NetCall, attempt: Int) async -> ActionDecision
+    func decide(after outcome: AttemptOutcome, for call: NetCall, attempt: Int) async -> ActionDecision
 }
 
 extension NetworkAction {
@@ -51,7 +51,7 @@ extension NetworkAction {
     public func prepare(_ request: URLRequest, for call: NetCall) async throws -> URLRequest { request }
 
     /// Lets the outcome through.
-    public func decide(after outcome: NetworkOutcome, for call: NetCall, attempt: Int) async -> ActionDecision { .proceed }
+    public func decide(after outcome: AttemptOutcome, for call: NetCall, attempt: Int) async -> ActionDecision { .proceed }
 }
 
 /// What an action wants after an attempt.

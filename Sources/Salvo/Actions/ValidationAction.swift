@@ -37,13 +37,13 @@ public struct ValidationAction: NetworkAction {
     public static let json = ValidationAction(contentTypes: ["application/json", "application/*+json"])
 
     /// Fails the call when a successful response has an unaccepted status or content type.
-    public func decide(after outcome: NetworkOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
+    public func decide(after outcome: AttemptOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
         guard outcome.error == nil, let http = outcome.httpResponse, (200..<300).contains(http.statusCode) else {
             return .proceed
         }
         if isOverridden(for: call) { return .proceed }
         if let statusCodes, !statusCodes.contains(http.statusCode) {
-            return .fail(.serverStatus(ServerFailure(response: http, body: outcome.data)))
+            return .fail(.serverStatus(ResponseProblem(response: http, body: outcome.data)))
         }
         // A streamed head has no body yet: it has one unless it says it is empty.
         let hasBody = outcome.isStreamedHead ? http.expectedContentLength != 0 : !(outcome.data ?? Data()).isEmpty

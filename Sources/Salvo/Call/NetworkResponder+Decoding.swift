@@ -68,7 +68,7 @@ func decode<T: Decodable>(_ type: T.Type, from data: Data, decoder: JSONDecoder)
     do {
         return .success(try decoder.decode(type, from: data))
     } catch {
-        return .failure(.decoding(DecodingFailure(error, body: data, type: type)))
+        return .failure(.decoding(DecodingProblem(error, body: data, type: type)))
     }
 }
 

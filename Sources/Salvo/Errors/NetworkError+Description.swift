@@ -11,12 +11,17 @@ extension NetworkError: LocalizedError {
         switch self {
         case .invalidRequest(let problem):
             return Self.sentence("The request was not sent because its \(problem.part.rawValue) is invalid: \(problem.reason)")
+        case .refusedByAction(let error):
+            return Self.sentence("The request was not sent because an action refused it: \(Self.describe(error))")
+        case .incompleteSetup(let problem):
+            return Self.sentence("The request could not be answered because the \(problem.part.rawValue) setup is incomplete: \(problem.reason)")
         case .transport(let error):
             return Self.describe(error)
-        case .serverStatus(let failure):
-            let url = Self.shown(failure.url) ?? "The server"
-            let status = "\(url) answered with status \(failure.statusCode) (\(HTTPURLResponse.localizedString(forStatusCode: failure.statusCode)))."
-            return status + (Self.preview(failure.body).map { " Body: \($0)" } ?? "")
+        case .serverStatus(let problem):
+            let url = Self.shown(problem.url) ?? "The server"
+            let code = problem.statusCode ?? 0
+            let status = "\(url) answered with status \(code) (\(HTTPURLResponse.localizedString(forStatusCode: code)))."
+            return status + (Self.preview(problem.body).map { " Body: \($0)" } ?? "")
         case .decoding(let failure) where failure.body.isEmpty:
             return "The response has no body, so it could not be decoded as \(failure.typeName); decode an optional "
                 + "(\(failure.typeName)?) if the body may be empty, or use response() (Void in a typed call) if the endpoint returns nothing."

@@ -8,23 +8,38 @@ import FoundationNetworking
 /// ```swift
 /// do {
 ///     let user = try await call.value(as: User.self)
-/// } catch .serverStatus(let failure) where failure.statusCode == 404 {
+/// } catch .serverStatus(let problem) where problem.statusCode == 404 {
 ///     showNotFound()
 /// } catch {
 ///     showAlert(error.localizedDescription)
 /// }
 /// ```
+///
+/// The first three cases mean nothing was sent, and say whose fix it is: the call
+/// (``invalidRequest(_:)``), an action (``refusedByAction(_:)``), or the offline or test setup
+/// (``incompleteSetup(_:)``). Every payload describing a problem ends in `Problem`.
 public enum NetworkError: Error, Sendable {
-    /// The call could not be turned into a valid request; nothing was sent.
+    /// The call could not be turned into a valid request; nothing was sent. Fix the call: its
+    /// server, endpoint, headers or body.
     case invalidRequest(RequestProblem)
+    /// An action's ``NetworkAction/prepare(_:for:)`` threw this error (not a
+    /// `NetworkError`, which arrives unchanged); nothing was sent.
+    ///
+    /// ```swift
+    /// catch .refusedByAction(let error as SigningError) { showSignIn(error) }
+    /// ```
+    case refusedByAction(any Error)
+    /// The mock routes, mock answers, fixtures or session could not answer the request; nothing
+    /// was sent. Complete the setup: add a route, record the fixture, fix the mock.
+    case incompleteSetup(SetupProblem)
     /// The request did not complete: no connection, timeout, connection dropped mid-body.
     case transport(URLError)
     /// The server answered with a status outside the acceptable range (200–299 by default).
-    case serverStatus(ServerFailure)
+    case serverStatus(ResponseProblem)
     /// The response body could not be decoded into the expected type.
-    case decoding(DecodingFailure)
+    case decoding(DecodingProblem)
     /// A response arrived but an action refused it: an unaccepted content type, a `401` whose
-    /// token refresh failed. ``statusCode`` stays `nil`, so responders get it in `errorHandler`.
+    /// token renewal failed. ``statusCode`` stays `nil`, so responders get it in `errorHandler`.
     case unacceptableResponse(ResponseProblem)
     /// The call was cancelled before it completed.
     case cancelled
@@ -37,13 +52,23 @@ extension NetworkError {
         return nil
     }
 
-    /// The body the server sent with an unacceptable status or an undecodable response.
+    /// The body the server sent with an unacceptable status, a refused response or an
+    /// undecodable one.
     public var responseBody: Data? {
         switch self {
         case .serverStatus(let failure): return failure.body
         case .decoding(let failure): return failure.body
         case .unacceptableResponse(let problem): return problem.body
         default: return nil
+        }
+    }
+
+    /// Whether the call ended before anything was sent because the request was invalid, an
+    /// action refused it or the setup could not answer it (responders hear no response then).
+    var isUnsent: Bool {
+        switch self {
+        case .invalidRequest, .refusedByAction, .incompleteSetup: return true
+        default: return false
         }
     }
 

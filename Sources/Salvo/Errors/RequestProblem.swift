@@ -1,6 +1,7 @@
 import Foundation
 
-/// Which part of a call made it impossible to build a request, and why.
+/// Which part of a call made it impossible to build a request, and why: the payload of
+/// ``NetworkError/invalidRequest(_:)``.
 public struct RequestProblem: Sendable, Hashable, CustomStringConvertible {
     /// The part of the request that is wrong.
     public enum Part: String, Sendable, Hashable, CaseIterable {
@@ -12,7 +13,7 @@ public struct RequestProblem: Sendable, Hashable, CustomStringConvertible {
         case port
         /// The HTTP method.
         case method
-        /// The API route or the endpoint path.
+        /// The base path or the endpoint path.
         case path
         /// A query item.
         case query
@@ -20,12 +21,8 @@ public struct RequestProblem: Sendable, Hashable, CustomStringConvertible {
         case header
         /// The request body.
         case body
-        /// The assembled URL, or a mock route that answers it.
+        /// The assembled URL.
         case url
-        /// An action that refused to let the request go out.
-        case action
-        /// A mock or replay fixture the answer should come from: missing, empty, not JSON, or not in the expected format.
-        case fixture
     }
 
     /// The part of the request that is wrong.

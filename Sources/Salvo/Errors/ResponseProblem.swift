@@ -3,21 +3,29 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A response that arrived but that an action refused, and why.
+/// A response Salvo did not accept, with what the server sent and why.
 ///
-/// Validation uses it for a content type the endpoint does not accept; the refresh action for a
-/// `401` it could not cure (the refresh failed, or too many refreshes ran); your own actions may
-/// return it from ``NetworkAction/decide(after:for:attempt:)`` with `.fail(.unacceptableResponse(…))`.
+/// It is the payload of both response errors:
+/// - ``NetworkError/serverStatus(_:)``: the status is outside the accepted range (200–299 by
+///   default); ``statusCode`` is always set.
+/// - ``NetworkError/unacceptableResponse(_:)``: an action refused the response — validation for a
+///   content type the endpoint does not accept, the token renewal action for a `401` it could not
+///   cure, your own actions through ``NetworkAction/decide(after:for:attempt:)`` with
+///   `.fail(.unacceptableResponse(…))` — or a body broke its format or a limit (a stream's line
+///   too long, a list with more pages than `loadAll` allows).
 ///
 /// ```swift
-/// catch .unacceptableResponse(let problem) {
+/// catch .serverStatus(let problem) where problem.statusCode == 404 {
+///     showNotFound()
+/// } catch .unacceptableResponse(let problem) {
 ///     log(problem.reason, problem.statusCode, problem.underlying)
 /// }
 /// ```
 public struct ResponseProblem: Sendable, CustomStringConvertible {
     /// What is wrong with the response, in words a person can act on.
     public let reason: String
-    /// The response's HTTP status code, if an HTTP response arrived.
+    /// The response's HTTP status code; always set for ``NetworkError/serverStatus(_:)``, `nil`
+    /// where no single response is at hand (a stream's line too long, a list with too many pages).
     public let statusCode: Int?
     /// The URL that answered.
     public let url: URL?
@@ -25,7 +33,7 @@ public struct ResponseProblem: Sendable, CustomStringConvertible {
     public let headers: HTTPHeaders
     /// The response body, if any.
     public let body: Data?
-    /// The error that made the response impossible to accept, such as a failed token refresh.
+    /// The error that made the response impossible to accept, such as a failed token renewal.
     public let underlying: (any Error)?
 
     /// Describes a refused response from its parts.
@@ -45,8 +53,18 @@ public struct ResponseProblem: Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
+    /// Describes a response whose status is not accepted, from its parts.
+    public init(statusCode: Int, url: URL?, body: Data?, headers: HTTPHeaders = [:]) {
+        self.init("status \(statusCode) is not accepted", statusCode: statusCode, url: url, headers: headers, body: body)
+    }
+
+    /// Describes a response whose status is not accepted, with its `body`.
+    public init(response: HTTPURLResponse, body: Data?) {
+        self.init(statusCode: response.statusCode, url: response.url, body: body, headers: HTTPHeaders(response))
+    }
+
     /// Describes why the response in `outcome` is refused, taking its status, URL, headers and body.
-    public init(_ reason: String, outcome: NetworkOutcome, underlying: (any Error)? = nil) {
+    public init(_ reason: String, outcome: AttemptOutcome, underlying: (any Error)? = nil) {
         let http = outcome.httpResponse
         self.init(
             reason,

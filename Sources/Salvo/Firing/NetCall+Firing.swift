@@ -16,7 +16,7 @@ extension NetCall {
         case .success(let built):
             request = built
         case .failure(let error):
-            task.finish(with: NetworkOutcome(request: nil, error: error))
+            task.finish(with: AttemptOutcome(request: nil, error: error))
             return task
         }
         callbackQueue.run(responder.taskHandler, with: task)
@@ -51,11 +51,11 @@ extension NetCall {
     ) async {
         var attemptNumber = 1
         while !task.isCancelled {
-            var outcome: NetworkOutcome
+            var outcome: AttemptOutcome
             var attempt: Attempt?
             let (prepared, refusal) = await prepare(request, with: actions)
             if let refusal {
-                outcome = NetworkOutcome(request: prepared, error: refusal)
+                outcome = AttemptOutcome(request: prepared, error: refusal)
             } else {
                 let sent = Attempt(prepared, for: task, finishing: false)
                 sent.send(through: session)
@@ -119,7 +119,7 @@ extension NetCall {
     private static func actionError(_ error: any Error, from request: URLRequest) -> NetworkError {
         if let networkError = error as? NetworkError { return networkError }
         if error is CancellationError { return .cancelled }
-        return .invalidRequest(RequestProblem(.action, "an action refused \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? ""): \(error)"))
+        return .refusedByAction(error)
     }
 }
 
@@ -153,8 +153,8 @@ final class Attempt: ResponseReceiver {
     /// call without actions, mock firing's hot path) carries and copies none of it.
     private struct Handover {
         /// Outcomes handed on but not yet taken by ``nextOutcome()``.
-        var outcomes: [NetworkOutcome] = []
-        var waiter: CheckedContinuation<NetworkOutcome, Never>?
+        var outcomes: [AttemptOutcome] = []
+        var waiter: CheckedContinuation<AttemptOutcome, Never>?
         var sessionTask: (any NetworkSessionTask)?
     }
 
@@ -218,9 +218,9 @@ final class Attempt: ResponseReceiver {
     }
 
     /// The next outcome handed on to the loop: a streamed head, or the end of the attempt.
-    func nextOutcome() async -> NetworkOutcome {
+    func nextOutcome() async -> AttemptOutcome {
         await withCheckedContinuation { continuation in
-            let ready: NetworkOutcome? = handover?.withLock { handover in
+            let ready: AttemptOutcome? = handover?.withLock { handover in
                 if handover.outcomes.isEmpty {
                     handover.waiter = continuation
                     return nil
@@ -249,7 +249,7 @@ final class Attempt: ResponseReceiver {
                 state.response = head
                 state.phase = .awaitingDecision
             }
-            var outcome = NetworkOutcome(request: request, response: head)
+            var outcome = AttemptOutcome(request: request, response: head)
             outcome.isStreamedHead = true
             handOn(outcome)
         }
@@ -283,7 +283,7 @@ final class Attempt: ResponseReceiver {
             // A streamed body went to the task; one kept for a pending decision waits for it.
             (state.response, state.phase == .collecting ? state.body ?? (state.response == nil ? nil : Data()) : nil)
         }
-        handOn(NetworkOutcome(request: request, response: response, data: body, error: error.map(failure)))
+        handOn(AttemptOutcome(request: request, response: response, data: body, error: error.map(failure)))
     }
 
     /// Why the exchange failed: a file of the body that changed while it was sent, named, rather
@@ -295,14 +295,14 @@ final class Attempt: ResponseReceiver {
         return NetworkError(error)
     }
 
-    private func handOn(_ outcome: NetworkOutcome) {
+    private func handOn(_ outcome: AttemptOutcome) {
         if finishesTask {
             task.finish(with: outcome)
             return
         }
         var timed = outcome
         timed.duration = TimeInterval(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000
-        let waiter: CheckedContinuation<NetworkOutcome, Never>? = handover?.withLock { handover in
+        let waiter: CheckedContinuation<AttemptOutcome, Never>? = handover?.withLock { handover in
             guard let waiter = handover.waiter else {
                 handover.outcomes.append(timed)
                 return nil

@@ -6,7 +6,7 @@ import FoundationNetworking
 /// What one attempt at a call produced: the request sent and the response, body or error that came back.
 ///
 /// Actions see it after each attempt; the responder receives it once, after the last.
-public struct NetworkOutcome: Sendable {
+public struct AttemptOutcome: Sendable {
     /// The request as sent, after every action adapted it; `nil` when it could not be built.
     public var request: URLRequest?
     /// The response, `nil` when none arrived.
@@ -49,7 +49,7 @@ public struct NetworkOutcome: Sendable {
     public var result: Result<Data, NetworkError> {
         if let error { return .failure(error) }
         if let http = httpResponse, !(200..<300).contains(http.statusCode) {
-            return .failure(.serverStatus(ServerFailure(response: http, body: data)))
+            return .failure(.serverStatus(ResponseProblem(response: http, body: data)))
         }
         return .success(data ?? Data())
     }

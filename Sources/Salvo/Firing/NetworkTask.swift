@@ -27,7 +27,7 @@ public final class NetworkTask: Sendable {
     /// Who receives the outcome: a closure, or (Salvo's own firing) a responder on its queue,
     /// kept in the task itself so that firing allocates no closure for it.
     private enum Recipient: Sendable {
-        case closure(@Sendable (NetworkOutcome) -> Void)
+        case closure(@Sendable (AttemptOutcome) -> Void)
         case responder(NetworkResponder, on: CallbackQueue)
     }
 
@@ -41,7 +41,7 @@ public final class NetworkTask: Sendable {
     /// A task that hands its one outcome to `deliver`.
     ///
     /// Custom firing functions create one and call ``finish(with:)`` exactly when their work ends.
-    init(deliver: @escaping @Sendable (NetworkOutcome) -> Void) {
+    init(deliver: @escaping @Sendable (AttemptOutcome) -> Void) {
         recipient = .closure(deliver)
         bodyReceiver = nil
         progress = nil
@@ -67,7 +67,7 @@ public final class NetworkTask: Sendable {
     }
 
     /// Hands `outcome` to the recipient: to a responder on its queue, directly on `.immediate`.
-    private func deliver(_ outcome: NetworkOutcome) {
+    private func deliver(_ outcome: AttemptOutcome) {
         switch recipient {
         case .closure(let deliver):
             deliver(outcome)
@@ -99,7 +99,7 @@ public final class NetworkTask: Sendable {
         }
         guard let cancellables else { return }
         bodyReceiver?.finish(NetworkError.cancelled)
-        deliver(NetworkOutcome(request: nil, error: .cancelled))
+        deliver(AttemptOutcome(request: nil, error: .cancelled))
         cancellables.forEach { $0.cancel() }
     }
 
@@ -124,7 +124,7 @@ public final class NetworkTask: Sendable {
     ///
     /// - Returns: whether this call delivered it.
     @discardableResult
-    func finish(with outcome: NetworkOutcome) -> Bool {
+    func finish(with outcome: AttemptOutcome) -> Bool {
         let isFirst = state.withLock { state in
             guard !state.isFinished else { return false }
             state.isFinished = true
@@ -155,7 +155,7 @@ public final class NetworkTask: Sendable {
 
     /// Ends the body receiver's stream with `outcome`; a body that arrived whole (a session or
     /// firing function that does not stream) reaches it as one chunk first.
-    private func end(_ bodyReceiver: any ResponseReceiver, with outcome: NetworkOutcome) {
+    private func end(_ bodyReceiver: any ResponseReceiver, with outcome: AttemptOutcome) {
         let hasBegunBody = state.withLock { $0.hasBegunBody }
         if hasBegunBody {
             bodyReceiver.finish(outcome.error)
@@ -182,8 +182,8 @@ private struct CancelHandler: NetworkSessionTask {
 extension NetworkResponder {
     /// Hands one outcome to the handlers in the documented order: the one dispatch path that
     /// production, mock and replay firing all share.
-    func dispatch(_ outcome: NetworkOutcome) {
-        if case .invalidRequest = outcome.error {} else {
+    func dispatch(_ outcome: AttemptOutcome) {
+        if outcome.error?.isUnsent != true {
             responseHandler(outcome.response)
         }
         if let http = outcome.httpResponse {

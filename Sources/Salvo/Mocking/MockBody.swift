@@ -26,7 +26,7 @@ enum MockBody: Sendable {
 
     /// What to answer with, for an answer of `status` and `headers`.
     ///
-    /// - Throws: ``NetworkError/invalidRequest(_:)`` with part `.fixture`, naming the file.
+    /// - Throws: ``NetworkError/incompleteSetup(_:)`` with part `.fixture`, naming the file.
     func load(status: Int, headers: HTTPHeaders) throws(NetworkError) -> Loaded {
         switch self {
         case .data(let data):

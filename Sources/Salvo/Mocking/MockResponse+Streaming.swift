@@ -44,7 +44,7 @@ extension MockResponse {
     /// A JSON Lines (NDJSON) response: each of `values` encoded as JSON on a line of its own, one
     /// every `interval` seconds, the first with the head (`Content-Type: application/x-ndjson`).
     ///
-    /// A value that cannot be encoded fails the call with a clear ``NetworkError/invalidRequest(_:)``;
+    /// A value that cannot be encoded fails the call with a clear ``NetworkError/incompleteSetup(_:)``;
     /// so does an encoder whose output spans lines (`.prettyPrinted`).
     ///
     /// ```swift
@@ -62,11 +62,11 @@ extension MockResponse {
             do {
                 let line = try encoder.encode(value)
                 guard !line.contains(UInt8(ascii: "\n")) else {
-                    return MockResponse(.problem(reason: "the JSON Lines mock's encoder writes \(Value.self) over several lines; drop .prettyPrinted from its outputFormatting", part: .fixture))
+                    return MockResponse(.problem(reason: "the JSON Lines mock's encoder writes \(Value.self) over several lines; drop .prettyPrinted from its outputFormatting", part: .mock))
                 }
                 lines.append(line + Data("\n".utf8))
             } catch {
-                return MockResponse(.problem(reason: "the JSON Lines mock value of type \(Value.self) could not be encoded as JSON: \(error)", part: .fixture))
+                return MockResponse(.problem(reason: "the JSON Lines mock value of type \(Value.self) could not be encoded as JSON: \(error)", part: .mock))
             }
         }
         return streamed(lines, every: interval, status: status, headers: defaulting(headers, contentType: "application/x-ndjson"))

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// and arrive whole; streamed bodies (``chunks(_:every:status:headers:)``,
 /// ``events(_:every:status:headers:)``, ``lines(_:every:status:headers:)``) arrive piece by piece.
 /// Files are read when the answer is given, so a missing or malformed file fails that call with
-/// ``NetworkError/invalidRequest(_:)`` naming the file; nothing crashes.
+/// ``NetworkError/incompleteSetup(_:)`` naming the file; nothing crashes.
 ///
 /// ```swift
 /// call.firingFunction = .mock(.json(user))
@@ -21,7 +21,7 @@ public struct MockResponse: Sendable {
     enum Answer: Sendable {
         case http(status: Int, headers: HTTPHeaders, body: MockBody)
         case failure(URLError)
-        case problem(reason: String, part: RequestProblem.Part)
+        case problem(reason: String, part: SetupProblem.Part)
         /// Resolved to one of its entries by ``next()`` before it is given.
         case sequence(MockSequence)
     }
@@ -51,7 +51,7 @@ public struct MockResponse: Sendable {
 
     /// A response whose body is `value` encoded as JSON (`Content-Type: application/json`).
     ///
-    /// A value that cannot be encoded fails the call with a clear ``NetworkError/invalidRequest(_:)``.
+    /// A value that cannot be encoded fails the call with a clear ``NetworkError/incompleteSetup(_:)``.
     public static func json<Value: Encodable>(
         _ value: Value,
         status: Int = 200,
@@ -62,7 +62,7 @@ public struct MockResponse: Sendable {
             let body = try encoder.encode(value)
             return .status(status, headers: defaulting(headers, contentType: "application/json"), body: body)
         } catch {
-            return MockResponse(.problem(reason: "the mock value of type \(Value.self) could not be encoded as JSON: \(error)", part: .fixture))
+            return MockResponse(.problem(reason: "the mock value of type \(Value.self) could not be encoded as JSON: \(error)", part: .mock))
         }
     }
 
@@ -81,7 +81,7 @@ public struct MockResponse: Sendable {
         let file = name as NSString
         let ext = file.pathExtension
         guard let url = bundle.url(forResource: ext.isEmpty ? name : file.deletingPathExtension, withExtension: ext.isEmpty ? nil : ext) else {
-            return MockResponse(.problem(reason: "fixture resource \"\(name)\" is not in bundle \(bundle.bundleURL.path)", part: .fixture))
+            return MockResponse(.problem(reason: "fixture resource \"\(name)\" is not in bundle \(bundle.bundleURL.path)", part: .mock))
         }
         return .file(url, status: status, headers: headers)
     }
@@ -135,7 +135,7 @@ public struct MockResponse: Sendable {
         case .failure(let error):
             return .failure(error)
         case .problem(let reason, let part):
-            return .failure(NetworkError.invalidRequest(RequestProblem(part, reason)))
+            return .failure(NetworkError.incompleteSetup(SetupProblem(part, reason)))
         case .http(let status, let headers, let body):
             do {
                 let loaded = try body.load(status: status, headers: headers)

@@ -6,7 +6,7 @@ import FoundationNetworking
 /// A table of mock routes that answers a whole app offline.
 ///
 /// Swap one firing function at the composition root and every call is answered here. A request
-/// that no route matches fails with ``NetworkError/invalidRequest(_:)`` (part `.url`) naming its
+/// that no route matches fails with ``NetworkError/incompleteSetup(_:)`` (part `.route`) naming its
 /// method and URL and the closest routes with why each missed: it never hangs and never reaches
 /// the network.
 ///
@@ -26,7 +26,7 @@ import FoundationNetworking
 public struct MockRoutes: Sendable {
     /// The routes, in the order they were added.
     public private(set) var routes: [MockRoute]
-    /// A path prefix every pattern lives under, such as the server's API route `"/v1"`.
+    /// A path prefix every pattern lives under, such as the server's ``ServerConfig/basePath`` `"/v1"`.
     public let basePath: String
     /// Where answers are logged, if anywhere; see ``logging(into:)``.
     public private(set) var log: MockRouteLog?
@@ -75,7 +75,7 @@ public struct MockRoutes: Sendable {
             return routes[found.position].answer(found.request)
         case .failure(let noRoute):
             log?.record(request, routeIndex: nil, route: nil)
-            return MockResponse(.problem(reason: noRoute.message, part: .url))
+            return MockResponse(.problem(reason: noRoute.message, part: .route))
         }
     }
 

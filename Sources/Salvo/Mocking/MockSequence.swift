@@ -30,7 +30,7 @@ final class MockSequence: Sendable {
         if let fallback { return fallback }
         return MockResponse(.problem(
             reason: "the mock response sequence was used up: it gives \(call - remaining) answers and this was call \(call + 1); add a fallback with .sequence(_:then:)",
-            part: .fixture
+            part: .route
         ))
     }
 }

@@ -28,7 +28,7 @@ public struct PageDecoder<Item: Sendable>: Sendable {
         } catch let error as NetworkError {
             throw error
         } catch {
-            throw .decoding(DecodingFailure(error, body: response.data, type: Page<Item>.self))
+            throw .decoding(DecodingProblem(error, body: response.data, type: Page<Item>.self))
         }
     }
 

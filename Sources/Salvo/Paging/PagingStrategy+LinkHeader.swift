@@ -8,7 +8,7 @@ extension PagingStrategy {
     /// of the link with `rel="next"`, resolved against the page's URL when relative.
     ///
     /// The next page is the pager's own call with the link's path and query, so it keeps the
-    /// call's method, headers, actions and firing function. The server's API route is not added
+    /// call's method, headers, actions and firing function. The server's base path is not added
     /// again, and query items equal to the server's `defaultQuery` are not sent twice. The list
     /// ends when no link has the relation.
     ///
@@ -38,7 +38,7 @@ extension PagingStrategy {
         try checkOrigin(of: components, target: target, against: base.server)
         var endpoint = base.endpoint
         endpoint.path = EndpointPath(percentEncoded: components.percentEncodedPath)
-        endpoint.apiRoute = ""
+        endpoint.basePath = ""
         endpoint.query = queryItems(components.percentEncodedQuery)
         for item in base.server.defaultQuery {
             if let index = endpoint.query.firstIndex(of: item) { endpoint.query.remove(at: index) }

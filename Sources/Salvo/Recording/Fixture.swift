@@ -165,7 +165,7 @@ struct Fixture: Codable, Sendable, Equatable {
 
     /// Loads and checks the fixture at `url`.
     ///
-    /// - Throws: ``NetworkError/invalidRequest(_:)`` with part `.fixture` naming the file when it
+    /// - Throws: ``NetworkError/incompleteSetup(_:)`` with part `.fixture` naming the file when it
     ///   is missing, empty, not JSON, not in this format, or holds an impossible status or body.
     static func load(from url: URL) throws(NetworkError) -> Fixture {
         try load(FixtureFile.read(url), from: url)

@@ -4,7 +4,7 @@ import Foundation
 enum FixtureFile {
     /// The bytes of the file at `url`.
     ///
-    /// - Throws: ``NetworkError/invalidRequest(_:)`` (part `.fixture`) when the file is missing,
+    /// - Throws: ``NetworkError/incompleteSetup(_:)`` (part `.fixture`) when the file is missing,
     ///   unreadable or empty.
     static func read(_ url: URL) throws(NetworkError) -> Data {
         let data: Data
@@ -24,12 +24,12 @@ enum FixtureFile {
 
     /// The error for a fixture that cannot be used.
     static func problem(_ reason: String) -> NetworkError {
-        .invalidRequest(RequestProblem(.fixture, reason))
+        .incompleteSetup(SetupProblem(.fixture, reason))
     }
 
     /// The sentence `error` says about a fixture, without the error's framing.
     static func reason(of error: NetworkError) -> String {
-        if case .invalidRequest(let problem) = error { return problem.reason }
+        if case .incompleteSetup(let problem) = error { return problem.reason }
         return error.description
     }
 }

@@ -24,7 +24,7 @@ public enum FixtureMode: String, Sendable, Hashable, CaseIterable {
 
     /// The mode `environment` sets with ``environmentVariable``, or `fallback` when it sets none.
     ///
-    /// - Throws: ``NetworkError/invalidRequest(_:)`` (part `.fixture`) naming the value and the
+    /// - Throws: ``NetworkError/incompleteSetup(_:)`` (part `.fixture`) naming the value and the
     ///   valid modes when the variable is set to something else.
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment,

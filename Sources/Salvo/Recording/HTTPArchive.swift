@@ -20,7 +20,7 @@ public enum HTTPArchive {
     /// Writes one fixture per entry of the HAR file at `archive` into `folder`.
     ///
     /// - Returns: the names of the files written, in the archive's order.
-    /// - Throws: ``NetworkError/invalidRequest(_:)`` (part `.fixture`) naming the file and what is
+    /// - Throws: ``NetworkError/incompleteSetup(_:)`` (part `.fixture`) naming the file and what is
     ///   wrong when it cannot be read, is not HAR, or a fixture cannot be written.
     @discardableResult
     public static func importFixtures(from archive: URL, into folder: URL, options: FixtureOptions = .default) throws(NetworkError) -> [String] {
@@ -65,7 +65,7 @@ public enum HTTPArchive {
 
     /// Writes every fixture in `folder` (by file name, repeats in order) to a HAR file at `archive`, redacting with `redaction`.
     ///
-    /// - Throws: ``NetworkError/invalidRequest(_:)`` (part `.fixture`) naming a fixture that
+    /// - Throws: ``NetworkError/incompleteSetup(_:)`` (part `.fixture`) naming a fixture that
     ///   cannot be read or the archive that cannot be written.
     public static func export(fixturesIn folder: URL, to archive: URL, redaction: Redaction = .default) throws(NetworkError) {
         let data = try exportData(fixturesIn: folder, redaction: redaction)

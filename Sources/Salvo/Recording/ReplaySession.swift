@@ -7,7 +7,7 @@ import FoundationNetworking
 ///
 /// Requests are matched by method and URL (and body hash when ``FixtureOptions/matchesBody`` is
 /// on), after the same redaction recording applied. A request with no fixture, or a fixture that
-/// is empty, not JSON or not in the format, fails with ``NetworkError/invalidRequest(_:)`` (part
+/// is empty, not JSON or not in the format, fails with ``NetworkError/incompleteSetup(_:)`` (part
 /// `.fixture`) naming the request, the folder and the file. A response recorded after a redirect
 /// reports the URL it came from, as in production, so relative `Link` targets resolve the same way.
 ///

@@ -116,7 +116,7 @@ public final class Refresher<Value: Sendable>: Refreshable, Sendable {
             } catch let error as NetworkError {
                 return .failure(error)
             } catch {
-                return .failure(.decoding(DecodingFailure(error, body: response.data, type: Value.self)))
+                return .failure(.decoding(DecodingProblem(error, body: response.data, type: Value.self)))
             }
         }
         let waiters = core.withLock { core -> [CheckedContinuation<Void, Never>] in

@@ -51,7 +51,7 @@ enum BodySegment: Sendable, Hashable {
 /// A request body read from its segments in the caller's buffer, a file at most one read at a
 /// time, so a body of any size costs no more memory than the buffer URLSession reads into.
 ///
-/// Every `open()` starts the body again from its first byte, so a retry, a refresh on 401 or a
+/// Every `open()` starts the body again from its first byte, so a retry, a token renewal on 401 or a
 /// redirect that sends the request again sends all of it. A file that no longer has the size it
 /// had when the request was built fails the read (and so the upload) with ``failure`` naming it:
 /// the stream never ends early, so a server never receives a shortened body as a complete one.

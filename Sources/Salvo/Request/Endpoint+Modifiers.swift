@@ -35,10 +35,10 @@ extension Endpoint {
         return copy
     }
 
-    /// This endpoint on another API route than the server's, e.g. `"api/v2"`.
-    public func onAPIRoute(_ route: EndpointPath) -> Endpoint {
+    /// This endpoint under another base path than the server's, e.g. `"api/v2"`.
+    public func onBasePath(_ path: EndpointPath) -> Endpoint {
         var copy = self
-        copy.apiRoute = route
+        copy.basePath = path
         return copy
     }
 

@@ -10,7 +10,7 @@ import Foundation
 public struct Endpoint: Sendable, Hashable {
     /// The request method.
     public var method: HTTPMethod
-    /// The path below the server's API route; interpolated values are encoded as single segments.
+    /// The path below the server's base path; interpolated values are encoded as single segments.
     public var path: EndpointPath
     /// Query items in order; a name may repeat. Sent after the server's default query items.
     public var query: [URLQueryItem]
@@ -20,8 +20,8 @@ public struct Endpoint: Sendable, Hashable {
     public var body: RequestBody
     /// Seconds to wait for the server before failing with a timeout; `nil` uses the session's default.
     public var timeout: TimeInterval?
-    /// An API route that replaces the server's for this endpoint (a v2 endpoint beside v1 ones); `nil` keeps the server's.
-    public var apiRoute: EndpointPath?
+    /// A base path that replaces the server's for this endpoint (a v2 endpoint beside v1 ones); `nil` keeps the server's.
+    public var basePath: EndpointPath?
     /// Whether the endpoint needs credentials; the auth-token action adds them only to such endpoints.
     public var requiresAuthentication: Bool
 
@@ -33,7 +33,7 @@ public struct Endpoint: Sendable, Hashable {
         headers: HTTPHeaders = [:],
         body: RequestBody = .none,
         timeout: TimeInterval? = nil,
-        apiRoute: EndpointPath? = nil,
+        basePath: EndpointPath? = nil,
         requiresAuthentication: Bool = false
     ) {
         self.method = method
@@ -42,7 +42,7 @@ public struct Endpoint: Sendable, Hashable {
         self.headers = headers
         self.body = body
         self.timeout = timeout
-        self.apiRoute = apiRoute
+        self.basePath = basePath
         self.requiresAuthentication = requiresAuthentication
     }
 }

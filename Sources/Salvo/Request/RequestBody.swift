@@ -73,7 +73,7 @@ public struct RequestBody: Sendable, Hashable {
     /// A form without file parts is encoded now, whole, and sent with a `Content-Length`. A form
     /// with file parts is streamed: files are read in pieces while the body is sent, so a file of
     /// any size costs no more memory than the piece being sent, and the body is sent again whole
-    /// when a retry or a refresh on 401 sends the request again.
+    /// when a retry or a token renewal on 401 sends the request again.
     ///
     /// - Parameters:
     ///   - parts: the parts, in the order they are sent; names may repeat.

@@ -1,11 +1,11 @@
 import Foundation
 
-/// Where calls go: scheme, host, port, API route, and what every call to that server carries.
+/// Where calls go: scheme, host, port, base path, and what every call to that server carries.
 ///
 /// Switching production, staging, `localhost:3000` or API v2 is one value swap; endpoints never change.
 ///
 /// ```swift
-/// let production = ServerConfig(host: "api.example.com", apiRoute: "v1",
+/// let production = ServerConfig(host: "api.example.com", basePath: "v1",
 ///                               defaultHeaders: ["Accept": "application/json"])
 /// let local = try ServerConfig(baseURL: "http://localhost:3000/v1")
 /// ```
@@ -17,7 +17,7 @@ public struct ServerConfig: Sendable {
     /// The port, `nil` for the scheme's default.
     public var port: Int?
     /// The path every endpoint lives under, e.g. `"api/v1"`; an endpoint may replace it.
-    public var apiRoute: EndpointPath
+    public var basePath: EndpointPath
     /// Header fields sent with every call; an endpoint's fields of the same name win.
     public var defaultHeaders: HTTPHeaders
     /// Query items sent first on every call.
@@ -33,7 +33,7 @@ public struct ServerConfig: Sendable {
         scheme: String = "https",
         host: String,
         port: Int? = nil,
-        apiRoute: EndpointPath = "",
+        basePath: EndpointPath = "",
         defaultHeaders: HTTPHeaders = [:],
         defaultQuery: [URLQueryItem] = [],
         actions: [any NetworkAction] = [],
@@ -42,7 +42,7 @@ public struct ServerConfig: Sendable {
         self.scheme = scheme
         self.host = host
         self.port = port
-        self.apiRoute = apiRoute
+        self.basePath = basePath
         self.defaultHeaders = defaultHeaders
         self.defaultQuery = defaultQuery
         self.actions = actions
@@ -70,7 +70,7 @@ public struct ServerConfig: Sendable {
             scheme: scheme,
             host: host,
             port: components.port,
-            apiRoute: EndpointPath(percentEncoded: components.percentEncodedPath),
+            basePath: EndpointPath(percentEncoded: components.percentEncodedPath),
             defaultHeaders: defaultHeaders,
             actions: actions,
             decoder: decoder

@@ -18,7 +18,7 @@ import Foundation
 /// As the WHATWG standard has it, a stream reconnects when its body ends, whether the server
 /// closed it or the connection dropped, and waits the reconnection time first: the latest
 /// `retry:` the server sent, else ``delay``. Each connection goes through the call's firing
-/// function and actions, so a ``RetryPolicy`` still retries a `503` within one connection. A
+/// function and actions, so a ``RetryAction`` still retries a `503` within one connection. A
 /// status outside 200–299, a content type other than `text/event-stream`, and a `204 No Content`
 /// end the stream for good instead.
 public struct ReconnectionPolicy: Sendable {

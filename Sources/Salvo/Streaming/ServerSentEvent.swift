@@ -60,7 +60,7 @@ public struct ServerSentEvent: Sendable, Hashable {
         do {
             return try decoder.decode(type, from: body)
         } catch {
-            throw .decoding(DecodingFailure(error, body: body, type: type))
+            throw .decoding(DecodingProblem(error, body: body, type: type))
         }
     }
 }

@@ -21,7 +21,7 @@ import FoundationNetworking
 ///   (the WHATWG rules) and each event is handed out as it completes.
 /// - `204 No Content`: the server wants no more; the sequence ends without an error.
 /// - another 2xx: throws ``NetworkError/unacceptableResponse(_:)`` naming the content type.
-/// - outside 2xx, after the call's actions (a ``RetryPolicy`` may retry it): throws
+/// - outside 2xx, after the call's actions (a ``RetryAction`` may retry it): throws
 ///   ``NetworkError/serverStatus(_:)``.
 /// - a transport error: counts as a failure and reconnects (see below).
 ///

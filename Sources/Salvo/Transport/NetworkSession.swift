@@ -50,8 +50,8 @@ extension NetworkSession {
     public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         if let collector = receiver as? WholeBodyCollector {
             // The other default made this receiver: the session implements neither method.
-            collector.finish(NetworkError.invalidRequest(RequestProblem(
-                .action,
+            collector.finish(NetworkError.incompleteSetup(SetupProblem(
+                .session,
                 "\(type(of: self)) implements neither start(_:receiver:) nor start(_:completion:) of NetworkSession; implement one of them"
             )))
             return FinishedSessionTask()

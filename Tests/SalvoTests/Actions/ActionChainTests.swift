@@ -9,7 +9,7 @@ import Testing
 private struct Probe: NetworkAction {
     let name: String
     let transcript: Transcript
-    var decision: @Sendable (NetworkOutcome, Int) -> ActionDecision = { _, _ in .proceed }
+    var decision: @Sendable (AttemptOutcome, Int) -> ActionDecision = { _, _ in .proceed }
 
     func prepare(_ request: URLRequest, for call: NetCall) async throws -> URLRequest {
         transcript.append("prepare \(name)")
@@ -19,7 +19,7 @@ private struct Probe: NetworkAction {
         return request
     }
 
-    func decide(after outcome: NetworkOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
+    func decide(after outcome: AttemptOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
         let error = outcome.error.map { " error=\($0.isCancelled ? "cancelled" : "set")" } ?? ""
         transcript.append("decide \(name) attempt=\(attempt)\(error)")
         return decision(outcome, attempt)
@@ -113,11 +113,11 @@ private final class CountingAction: NetworkAction {
         let call = call(session, server: [ThrowingAction(error: NoSecret())], call: [])
         let result = await result(of: call)
         #expect(session.count == 0)
-        guard case .failure(.invalidRequest(let problem)) = result else {
-            Issue.record("expected invalidRequest, got \(result)")
+        guard case .failure(.refusedByAction(let error)) = result else {
+            Issue.record("expected refusedByAction, got \(result)")
             return
         }
-        #expect(problem.part == .action)
+        #expect(error is NoSecret)
     }
 
     @Test func aNetworkErrorThrownFromPrepareReachesTheCallerUnchanged() async throws {

@@ -68,8 +68,8 @@ import Testing
                            callbackQueue: .immediate, firingFunction: session.firing)
         let outcome = await result(of: call)
         #expect(session.count == 0)
-        guard case .failure(.invalidRequest(let problem)) = outcome else { Issue.record("got \(outcome)"); return }
-        #expect(problem.part == .action)
+        guard case .failure(.refusedByAction(let error)) = outcome else { Issue.record("got \(outcome)"); return }
+        #expect(error is KeychainLocked)
     }
 
     @Test func aTokenWithALineBreakIsRefusedInsteadOfInjectingHeaders() async throws {

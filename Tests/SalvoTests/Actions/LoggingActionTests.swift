@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func binaryBodiesAreSummarised() async throws {
-        let message = LoggingAction(includesBodies: true).responseMessage(NetworkOutcome(
+        let message = LoggingAction(includesBodies: true).responseMessage(AttemptOutcome(
             request: URLRequest(url: URL(string: "https://api.test/b")!),
             response: HTTPURLResponse(url: URL(string: "https://api.test/b")!, statusCode: 200, httpVersion: nil, headerFields: nil),
             data: Data([0xFF, 0xFE, 0x00, 0x81])
@@ -105,7 +105,7 @@ import Testing
         let session = ScriptedSession(.status(503), .status(200))
         var server = server
         server.actions = [
-            RetryPolicy(baseDelay: 0.001),
+            RetryAction(baseDelay: 0.001),
             AuthTokenAction(for: server) { "t-secret" },
             LoggingAction(includesHeaders: true, sink: transcript.append),
         ]

@@ -27,11 +27,11 @@ private final class TokenWorld: Sendable {
     /// A refresh that counts, waits `delay` so callers pile up, then stores the server's token.
     func refresher(
         delay: Double = 0.05,
-        maxRefreshes: Int = 3,
+        maxRenewals: Int = 3,
         now: @escaping @Sendable () -> Date = Date.init,
         failWith error: (any Error)? = nil
-    ) -> RefreshTokenAction {
-        RefreshTokenAction(maxRefreshes: maxRefreshes, now: now) { [refreshes, clientToken, serverToken] in
+    ) -> TokenRenewalAction {
+        TokenRenewalAction(maxRenewals: maxRenewals, now: now) { [refreshes, clientToken, serverToken] in
             refreshes.withLock { $0 += 1 }
             try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
             if let error { throw error }
@@ -39,7 +39,7 @@ private final class TokenWorld: Sendable {
         }
     }
 
-    func call(_ refresher: RefreshTokenAction, method: HTTPMethod = .get) -> NetCall {
+    func call(_ refresher: TokenRenewalAction, method: HTTPMethod = .get) -> NetCall {
         var server = server
         server.actions = [refresher, auth]
         return NetCall(server: server, endpoint: Endpoint(method: method, path: "/me").requiringAuthentication(),
@@ -49,7 +49,7 @@ private final class TokenWorld: Sendable {
 
 private struct RefreshDenied: Error {}
 
-@Suite struct RefreshTokenActionTests {
+@Suite struct TokenRenewalActionTests {
     @Test func manyConcurrent401sRunOneRefreshAndAllSucceed() async throws {
         let world = TokenWorld()
         let call = world.call(world.refresher())
@@ -73,7 +73,7 @@ private struct RefreshDenied: Error {}
             guard case .failure(.unacceptableResponse(let problem)) = outcome else { Issue.record("got \(outcome)"); continue }
             #expect(problem.underlying is RefreshDenied)
             #expect(problem.statusCode == 401)
-            #expect(problem.reason.contains("refreshing the access token failed"))
+            #expect(problem.reason.contains("renewing the access token failed"))
         }
     }
 
@@ -95,7 +95,7 @@ private struct RefreshDenied: Error {}
         let refreshCall = Locked<NetCall?>(nil)
         let attempts = Locked(0)
         // The refresh goes to the same server, through the same refresher, and is refused too.
-        let refresher = RefreshTokenAction {
+        let refresher = TokenRenewalAction {
             attempts.withLock { $0 += 1 }
             _ = try await refreshCall.withLock { $0 }?.response()
         }
@@ -121,12 +121,12 @@ private struct RefreshDenied: Error {}
     @Test func theRateCapStopsARefreshStorm() async throws {
         let world = TokenWorld()
         // The refresh "succeeds" but stores a token the server still refuses.
-        let refresher = RefreshTokenAction(maxRefreshes: 2) { [world] in world.refreshes.withLock { $0 += 1 } }
+        let refresher = TokenRenewalAction(maxRenewals: 2) { [world] in world.refreshes.withLock { $0 += 1 } }
         let outcome = await result(of: world.call(refresher))
         #expect(world.refreshes.withLock { $0 } == 2)
         #expect(world.session.count == 3)
         guard case .failure(.unacceptableResponse(let problem)) = outcome else { Issue.record("got \(outcome)"); return }
-        #expect(problem.reason.contains("refreshed 2 times"))
+        #expect(problem.reason.contains("renewed 2 times"))
     }
 
     @Test func aRefusedPOSTIsFiredAgainAfterTheRefresh() async throws {
@@ -137,11 +137,11 @@ private struct RefreshDenied: Error {}
     }
 
     @Test func otherStatusesPassUntouched() async throws {
-        let refresher = RefreshTokenAction { Issue.record("refresh must not run") }
+        let refresher = TokenRenewalAction { Issue.record("refresh must not run") }
         let url = URL(string: "https://api.test/me")!
         var request = URLRequest(url: url)
         request.setValue("Bearer t", forHTTPHeaderField: "Authorization")
-        let outcome = NetworkOutcome(request: request, response: HTTPURLResponse(url: url, statusCode: 403, httpVersion: nil, headerFields: nil))
+        let outcome = AttemptOutcome(request: request, response: HTTPURLResponse(url: url, statusCode: 403, httpVersion: nil, headerFields: nil))
         let decision = await refresher.decide(after: outcome, for: NetCall(server: ServerConfig(host: "api.test"), endpoint: .get("/me")), attempt: 1)
         guard case .proceed = decision else { Issue.record("got \(decision)"); return }
     }

@@ -5,19 +5,19 @@ import FoundationNetworking
 import Testing
 @testable import Salvo
 
-@Suite struct RetryPolicyTests {
+@Suite struct RetryActionTests {
     private let server = ServerConfig(scheme: "https", host: "api.test")
 
-    private func outcome(status: Int, headers: [String: String] = [:]) -> NetworkOutcome {
+    private func outcome(status: Int, headers: [String: String] = [:]) -> AttemptOutcome {
         let url = URL(string: "https://api.test/x")!
-        return NetworkOutcome(request: URLRequest(url: url), response: HTTPURLResponse(url: url, statusCode: status, httpVersion: nil, headerFields: headers), data: Data())
+        return AttemptOutcome(request: URLRequest(url: url), response: HTTPURLResponse(url: url, statusCode: status, httpVersion: nil, headerFields: headers), data: Data())
     }
 
     private func call(_ method: HTTPMethod = .get) -> NetCall {
         NetCall(server: server, endpoint: Endpoint(method: method, path: "/x"))
     }
 
-    private func decision(_ policy: RetryPolicy, _ outcome: NetworkOutcome, method: HTTPMethod = .get, attempt: Int = 1) async -> String {
+    private func decision(_ policy: RetryAction, _ outcome: AttemptOutcome, method: HTTPMethod = .get, attempt: Int = 1) async -> String {
         switch await policy.decide(after: outcome, for: call(method), attempt: attempt) {
         case .proceed: return "proceed"
         case .retry: return "retry"
@@ -27,83 +27,83 @@ import Testing
     }
 
     @Test func backoffDoublesAndStopsAtTheMaximum() {
-        let policy = RetryPolicy(baseDelay: 1, maxDelay: 5, jitter: 0.5, random: { 0 })
+        let policy = RetryAction(baseDelay: 1, maxDelay: 5, jitter: 0.5, random: { 0 })
         #expect((1...5).map(policy.delay(afterAttempt:)) == [1, 2, 4, 5, 5])
         #expect(policy.delay(afterAttempt: 10_000) == 5)
     }
 
     @Test func jitterTakesUpToItsFractionOffTheDelay() {
-        #expect(RetryPolicy(baseDelay: 2, jitter: 0.5, random: { 0.999_999 }).delay(afterAttempt: 2) > 2)
-        #expect(RetryPolicy(baseDelay: 2, jitter: 0.5, random: { 0.5 }).delay(afterAttempt: 2) == 3)
-        #expect(RetryPolicy(baseDelay: 2, jitter: 0, random: { 0.7 }).delay(afterAttempt: 2) == 4)
+        #expect(RetryAction(baseDelay: 2, jitter: 0.5, random: { 0.999_999 }).delay(afterAttempt: 2) > 2)
+        #expect(RetryAction(baseDelay: 2, jitter: 0.5, random: { 0.5 }).delay(afterAttempt: 2) == 3)
+        #expect(RetryAction(baseDelay: 2, jitter: 0, random: { 0.7 }).delay(afterAttempt: 2) == 4)
     }
 
     @Test(arguments: [408, 429, 500, 502, 503, 504])
     func retriesTheDefaultStatuses(_ status: Int) async {
-        let policy = RetryPolicy(baseDelay: 1, random: { 0 })
+        let policy = RetryAction(baseDelay: 1, random: { 0 })
         #expect(await decision(policy, outcome(status: status)) == "after 1.0")
     }
 
     @Test(arguments: [200, 400, 401, 404, 501])
     func doesNotRetryOtherStatuses(_ status: Int) async {
-        #expect(await decision(RetryPolicy(), outcome(status: status)) == "proceed")
+        #expect(await decision(RetryAction(), outcome(status: status)) == "proceed")
     }
 
     @Test func retriesTransientTransportErrorsOnly() async {
-        let policy = RetryPolicy(baseDelay: 1, random: { 0 })
+        let policy = RetryAction(baseDelay: 1, random: { 0 })
         let request = URLRequest(url: URL(string: "https://api.test/x")!)
-        #expect(await decision(policy, NetworkOutcome(request: request, error: .transport(URLError(.timedOut)))) == "after 1.0")
-        #expect(await decision(policy, NetworkOutcome(request: request, error: .transport(URLError(.badURL)))) == "proceed")
-        #expect(await decision(policy, NetworkOutcome(request: request, error: .cancelled)) == "proceed")
+        #expect(await decision(policy, AttemptOutcome(request: request, error: .transport(URLError(.timedOut)))) == "after 1.0")
+        #expect(await decision(policy, AttemptOutcome(request: request, error: .transport(URLError(.badURL)))) == "proceed")
+        #expect(await decision(policy, AttemptOutcome(request: request, error: .cancelled)) == "proceed")
     }
 
     @Test func anErrorChosenByAnInnerActionIsNotRetriedForItsStatus() async {
         var refused = outcome(status: 503)
         refused.error = .unacceptableResponse(ResponseProblem("refused"))
-        #expect(await decision(RetryPolicy(), refused) == "proceed")
+        #expect(await decision(RetryAction(), refused) == "proceed")
     }
 
     @Test func postAndPatchAreRetriedOnlyWhenOptedIn() async {
-        let policy = RetryPolicy(baseDelay: 1, random: { 0 })
+        let policy = RetryAction(baseDelay: 1, random: { 0 })
         #expect(await decision(policy, outcome(status: 503), method: .post) == "proceed")
         #expect(await decision(policy, outcome(status: 503), method: .patch) == "proceed")
         #expect(await decision(policy, outcome(status: 503), method: .put) == "after 1.0")
-        let optedIn = RetryPolicy(baseDelay: 1, retryableMethods: RetryPolicy.idempotentMethods.union([.post]), random: { 0 })
+        let optedIn = RetryAction(baseDelay: 1, retryableMethods: RetryAction.idempotentMethods.union([.post]), random: { 0 })
         #expect(await decision(optedIn, outcome(status: 503), method: .post) == "after 1.0")
     }
 
     @Test func stopsAfterMaxAttempts() async {
-        let policy = RetryPolicy(maxAttempts: 3, baseDelay: 1, random: { 0 })
+        let policy = RetryAction(maxAttempts: 3, baseDelay: 1, random: { 0 })
         #expect(await decision(policy, outcome(status: 503), attempt: 2) == "after 2.0")
         #expect(await decision(policy, outcome(status: 503), attempt: 3) == "proceed")
     }
 
     @Test func honoursRetryAfterInSeconds() async {
-        let policy = RetryPolicy(baseDelay: 1, random: { 0 })
+        let policy = RetryAction(baseDelay: 1, random: { 0 })
         #expect(await decision(policy, outcome(status: 429, headers: ["Retry-After": "7"])) == "after 7.0")
     }
 
     @Test func honoursRetryAfterAsAnHTTPDate() async {
         let now = Date(timeIntervalSince1970: 784_111_767) // Sun, 06 Nov 1994 08:49:27 GMT
-        let policy = RetryPolicy(now: { now })
+        let policy = RetryAction(now: { now })
         #expect(await decision(policy, outcome(status: 503, headers: ["Retry-After": "Sun, 06 Nov 1994 08:49:37 GMT"])) == "after 10.0")
         #expect(await decision(policy, outcome(status: 503, headers: ["Retry-After": "Sunday, 06-Nov-94 08:49:37 GMT"])) == "after 10.0")
         #expect(await decision(policy, outcome(status: 503, headers: ["Retry-After": "Sun Nov  6 08:49:37 1994"])) == "after 10.0")
     }
 
     @Test func aRetryAfterLongerThanTheLimitEndsTheRetries() async {
-        let policy = RetryPolicy(maxRetryAfter: 60)
+        let policy = RetryAction(maxRetryAfter: 60)
         #expect(await decision(policy, outcome(status: 503, headers: ["Retry-After": "3600"])) == "proceed")
     }
 
     @Test func anUnreadableRetryAfterFallsBackToTheBackoff() async {
-        let policy = RetryPolicy(baseDelay: 1, random: { 0 })
+        let policy = RetryAction(baseDelay: 1, random: { 0 })
         #expect(await decision(policy, outcome(status: 503, headers: ["Retry-After": "soon"])) == "after 1.0")
     }
 
     @Test func firesUntilSuccessWithinTheAttemptLimit() async throws {
         let session = ScriptedSession(.status(503), .failure(.networkConnectionLost), .status(200, body: "ok"))
-        let call = NetCall(server: server, endpoint: .get("/x"), actions: [RetryPolicy(baseDelay: 0.001)],
+        let call = NetCall(server: server, endpoint: .get("/x"), actions: [RetryAction(baseDelay: 0.001)],
                            callbackQueue: .immediate, firingFunction: session.firing)
         let response = try await withTimeout { try await call.response() }
         #expect(String(decoding: response.data, as: UTF8.self) == "ok")
@@ -112,7 +112,7 @@ import Testing
 
     @Test func givesTheLastFailureToTheCallerWhenAttemptsRunOut() async throws {
         let session = ScriptedSession(.status(503))
-        let call = NetCall(server: server, endpoint: .get("/x"), actions: [RetryPolicy(maxAttempts: 2, baseDelay: 0.001)],
+        let call = NetCall(server: server, endpoint: .get("/x"), actions: [RetryAction(maxAttempts: 2, baseDelay: 0.001)],
                            callbackQueue: .immediate, firingFunction: session.firing)
         let outcome = await result(of: call)
         #expect(session.count == 2)

@@ -8,7 +8,7 @@ import Testing
 /// A call builds its request when configured; every change to its server or endpoint must show
 /// in what it sends next, and copies must not share changes.
 @Suite struct ConfiguredRequestTests {
-    let server = ServerConfig(host: "api.example.com", apiRoute: "v1")
+    let server = ServerConfig(host: "api.example.com", basePath: "v1")
 
     @Test func changingTheEndpointRebuildsTheRequest() throws {
         var call = NetCall(server: server, endpoint: .get("/users"))

@@ -6,7 +6,7 @@ import Testing
 @testable import Salvo
 
 @Suite struct RequestBuildingTests {
-    let server = ServerConfig(host: "api.example.com", apiRoute: "api/v1", defaultHeaders: ["Accept": "application/json", "X-Client": "salvo"], defaultQuery: [URLQueryItem(name: "key", value: "k")])
+    let server = ServerConfig(host: "api.example.com", basePath: "api/v1", defaultHeaders: ["Accept": "application/json", "X-Client": "salvo"], defaultQuery: [URLQueryItem(name: "key", value: "k")])
 
     private func request(_ endpoint: Endpoint, on server: ServerConfig? = nil) throws -> URLRequest {
         try NetCall(server: server ?? self.server, endpoint: endpoint).urlRequest()
@@ -20,17 +20,17 @@ import Testing
 
     @Test func switchingServersChangesOnlyTheOrigin() throws {
         let endpoint = Endpoint.get("/users")
-        let local = ServerConfig(scheme: "http", host: "localhost", port: 3000, apiRoute: "api/v1")
+        let local = ServerConfig(scheme: "http", host: "localhost", port: 3000, basePath: "api/v1")
         #expect(try request(endpoint, on: local).url?.absoluteString == "http://localhost:3000/api/v1/users")
         var v2 = server
-        v2.apiRoute = "api/v2"
+        v2.basePath = "api/v2"
         #expect(try request(endpoint, on: v2).url?.absoluteString.hasPrefix("https://api.example.com/api/v2/users") == true)
     }
 
     @Test func endpointCanReplaceTheAPIRoute() throws {
-        let built = try request(Endpoint.get("/search").onAPIRoute("api/v2"))
+        let built = try request(Endpoint.get("/search").onBasePath("api/v2"))
         #expect(built.url?.path == "/api/v2/search")
-        let bare = try request(Endpoint.get("/health").onAPIRoute(""))
+        let bare = try request(Endpoint.get("/health").onBasePath(""))
         #expect(bare.url?.path == "/health")
     }
 

@@ -57,13 +57,13 @@ import Testing
 
     /// Fires a sample of the accepted endpoints at `/wire` and checks what the server read.
     private func fireAtTheWireRoute(_ accepted: [Endpoint], generator: inout RequestGenerator) async throws {
-        let server = try await ServerConfig.loopback(apiRoute: "wire")
+        let server = try await ServerConfig.loopback(basePath: "wire")
         let stride = max(1, accepted.count / Self.firedCount)
         let sample = Swift.stride(from: 0, to: accepted.count, by: stride).prefix(Self.firedCount).map { index in
             var endpoint = accepted[index]
             // HEAD answers without a body and CONNECT means a tunnel to libcurl: neither can report back.
             if ["HEAD", "CONNECT"].contains(endpoint.method.rawValue.uppercased()) { endpoint.method = .post }
-            endpoint.apiRoute = nil
+            endpoint.basePath = nil
             endpoint.timeout = 10
             return (index, endpoint)
         }

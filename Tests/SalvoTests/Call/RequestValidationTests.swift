@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func dotSegmentInAPIRouteOrPercentEncodedPathIsRefused() {
-        let routed = ServerConfig(host: "api.example.com", apiRoute: "v1/..")
+        let routed = ServerConfig(host: "api.example.com", basePath: "v1/..")
         #expect(problem(.get("/users"), on: routed)?.part == .path)
         #expect(problem(Endpoint(path: EndpointPath(percentEncoded: "/a/../b")))?.part == .path)
     }

@@ -17,7 +17,7 @@ import SalvoTesting
         let message: String
     }
 
-    private let server = ServerConfig(host: "api.test", apiRoute: "v1")
+    private let server = ServerConfig(host: "api.test", basePath: "v1")
 
     private func issueCall(_ firing: FiringFunction) -> TypedCall<Ticket, Problem> {
         TypedCall(server: server, endpoint: .get("/issues/1"), callbackQueue: .immediate, firingFunction: firing)

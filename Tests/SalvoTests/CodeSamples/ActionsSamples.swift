@@ -18,12 +18,16 @@ enum ActionsGuide {
         }
     }
 
+    struct MissingSigningKey: Error, CustomStringConvertible {
+        var description: String { "no signing key; call Signer.configure() first" }
+    }
+
     struct RequestSigner: NetworkAction {
         let key: String
 
         func prepare(_ request: URLRequest, for call: NetCall) async throws -> URLRequest {
             guard !key.isEmpty else {
-                throw NetworkError.invalidRequest(RequestProblem(.action, "no signing key; call Signer.configure() first"))
+                throw MissingSigningKey()  // the caller gets .refusedByAction(MissingSigningKey())
             }
             var request = request
             let body = request.httpBody ?? Data()
@@ -33,7 +37,7 @@ enum ActionsGuide {
     }
 
     struct MaintenanceMode: NetworkAction {
-        func decide(after outcome: NetworkOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
+        func decide(after outcome: AttemptOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
             guard outcome.statusCode == 503, outcome.httpResponse?.value(forHTTPHeaderField: "X-Maintenance") != nil else {
                 return .proceed
             }
@@ -56,14 +60,14 @@ enum ActionsGuide {
     static let tokens = TokenStore()
 
     static func makeServer(log: @escaping @Sendable (String) -> Void = LoggingAction.standardError) -> ServerConfig {
-        var api = ServerConfig(host: "api.example.com", apiRoute: "v1")
+        var api = ServerConfig(host: "api.example.com", basePath: "v1")
         let refreshCall = NetCall(server: api, endpoint: .post("/auth/refresh"))
-        let refresher = RefreshTokenAction {
+        let refresher = TokenRenewalAction {
             let reply = try await refreshCall.value(as: TokenReply.self)
             await tokens.store(reply.token)
         }
         api.actions = [
-            RetryPolicy(maxAttempts: 4),                                // outermost: decides last
+            RetryAction(maxAttempts: 4),                                // outermost: decides last
             refresher,
             AuthTokenAction { await tokens.accessToken },
             ValidationAction.json,
@@ -84,12 +88,12 @@ enum ActionsGuide {
 
     // MARK: - Retry
 
-    static let patientPolicy = RetryPolicy(
+    static let patientPolicy = RetryAction(
         maxAttempts: 5,
         baseDelay: 1,
         maxDelay: 20,
-        retryableStatusCodes: RetryPolicy.defaultStatusCodes.union([425]),
-        retryableMethods: RetryPolicy.idempotentMethods.union([.post])   // only if your POSTs are safe to repeat
+        retryableStatusCodes: RetryAction.defaultStatusCodes.union([425]),
+        retryableMethods: RetryAction.idempotentMethods.union([.post])   // only if your POSTs are safe to repeat
     )
 
     // MARK: - Logging and cURL

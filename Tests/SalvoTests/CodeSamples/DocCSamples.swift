@@ -7,7 +7,7 @@ import Salvo
 private func landingPage() async throws -> Book {
     // Salvo.md overview: begin
     // Where your API lives: configured once
-    let server = ServerConfig(host: "api.example.com", apiRoute: "v1")
+    let server = ServerConfig(host: "api.example.com", basePath: "v1")
     var call = NetCall(server: server, endpoint: .get("/books/42"))
 
     // Wherever the answer is needed: a handler…

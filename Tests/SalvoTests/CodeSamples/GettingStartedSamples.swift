@@ -19,10 +19,10 @@ struct APIProblem: Decodable, Sendable, Equatable {
 }
 
 enum Servers {
-    static let production = ServerConfig(host: "api.example.com", apiRoute: "v1",
+    static let production = ServerConfig(host: "api.example.com", basePath: "v1",
                                          defaultHeaders: ["Accept": "application/json"])
-    static let staging = ServerConfig(host: "staging.example.com", apiRoute: "v1")
-    static let local = ServerConfig(scheme: "http", host: "localhost", port: 3000, apiRoute: "v1")
+    static let staging = ServerConfig(host: "staging.example.com", basePath: "v1")
+    static let local = ServerConfig(scheme: "http", host: "localhost", port: 3000, basePath: "v1")
 }
 
 enum BookCalls {
@@ -46,7 +46,7 @@ enum BookCalls {
 
     static func stats() -> NetCall {
         // A v2 endpoint next to v1 ones.
-        NetCall(server: server, endpoint: Endpoint.get("/stats").onAPIRoute("v2"))
+        NetCall(server: server, endpoint: Endpoint.get("/stats").onBasePath("v2"))
     }
 }
 

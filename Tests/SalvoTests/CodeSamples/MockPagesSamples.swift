@@ -26,7 +26,7 @@ enum MockPagesSamples {
 
 @Suite struct MockPagesSamplesTests {
     @Test func theSampleRoutesServeWholeLists() async throws {
-        let server = ServerConfig(host: "api.example.com", apiRoute: "v1")
+        let server = ServerConfig(host: "api.example.com", basePath: "v1")
         let books = try await MockPagesSamples.booksPager(server: server).loadAll()
         #expect(books == MockPagesSamples.books)
 

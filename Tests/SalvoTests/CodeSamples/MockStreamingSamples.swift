@@ -48,7 +48,7 @@ enum MockStreamingSamples {
     typealias Order = MockStreamingSamples.Order
 
     private func call(_ path: EndpointPath, _ firing: FiringFunction) -> NetCall {
-        NetCall(server: ServerConfig(host: "api.example.com", apiRoute: "v1"), endpoint: .get(path), callbackQueue: .immediate, firingFunction: firing)
+        NetCall(server: ServerConfig(host: "api.example.com", basePath: "v1"), endpoint: .get(path), callbackQueue: .immediate, firingFunction: firing)
     }
 
     @Test func streamingAnswersReadWholeToo() async throws {

@@ -22,7 +22,7 @@ enum MockingSamples {
 
     /// The API module builds every call from this value; the composition root picks the firing.
     struct UserAPI: Sendable {
-        var server = ServerConfig(host: "api.example.com", apiRoute: "v1")
+        var server = ServerConfig(host: "api.example.com", basePath: "v1")
         var firing: FiringFunction = .production
 
         func user(_ id: Int) -> NetCall {

@@ -5,7 +5,7 @@ import Salvo
 
 // `Book` is the one in GettingStartedSamples.swift.
 
-private let production = ServerConfig(host: "api.example.com", apiRoute: "v1")
+private let production = ServerConfig(host: "api.example.com", basePath: "v1")
 
 private func quickStart() async throws -> Book {
     // README quick start: begin

@@ -17,7 +17,7 @@ enum RecordReplaySamples {
     }
 
     struct ShopAPI: Sendable {
-        var server = ServerConfig(host: "shop.example.com", apiRoute: "v1")
+        var server = ServerConfig(host: "shop.example.com", basePath: "v1")
         var firing: FiringFunction = .production
 
         func cart() -> NetCall { NetCall(server: server, endpoint: .get("/cart"), callbackQueue: .immediate, firingFunction: firing) }

@@ -28,14 +28,14 @@ import Testing
     }
 
     @Test func networkErrorsPassThroughUnchanged() {
-        let original = NetworkError.serverStatus(ServerFailure(statusCode: 418, url: nil, body: nil))
+        let original = NetworkError.serverStatus(ResponseProblem(statusCode: 418, url: nil, body: nil))
         #expect(NetworkError(original).statusCode == 418)
     }
 
     @Test(arguments: [
         (NetworkError.invalidRequest(RequestProblem(.port, "port 70000 is outside 1–65535")), ["port", "70000"]),
         (NetworkError.transport(URLError(.timedOut)), ["timed out"]),
-        (NetworkError.serverStatus(ServerFailure(statusCode: 404, url: URL(string: "https://a.com/x"), body: Data(#"{"message":"gone"}"#.utf8))), ["https://a.com/x", "404", "gone"]),
+        (NetworkError.serverStatus(ResponseProblem(statusCode: 404, url: URL(string: "https://a.com/x"), body: Data(#"{"message":"gone"}"#.utf8))), ["https://a.com/x", "404", "gone"]),
         (NetworkError.cancelled, ["cancelled"]),
     ])
     func descriptionsTellAPersonWhatHappened(_ error: NetworkError, _ words: [String]) {
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func decodingDescriptionNamesTheTypeAndShowsTheBody() {
-        let failure = DecodingFailure(URLError(.cannotDecodeContentData), body: Data("<html>".utf8), type: [Int].self)
+        let failure = DecodingProblem(URLError(.cannotDecodeContentData), body: Data("<html>".utf8), type: [Int].self)
         let text = NetworkError.decoding(failure).localizedDescription
         #expect(text.contains("Array<Int>"))
         #expect(text.contains("<html>"))
@@ -53,9 +53,9 @@ import Testing
 
     @Test func longBodiesAreCutInDescriptions() {
         let body = Data(String(repeating: "x", count: 5_000).utf8)
-        let text = NetworkError.serverStatus(ServerFailure(statusCode: 500, url: nil, body: body)).localizedDescription
+        let text = NetworkError.serverStatus(ResponseProblem(statusCode: 500, url: nil, body: body)).localizedDescription
         #expect(text.count < 400)
-        #expect(NetworkError.serverStatus(ServerFailure(statusCode: 500, url: nil, body: body)).responseBody == body)
+        #expect(NetworkError.serverStatus(ResponseProblem(statusCode: 500, url: nil, body: body)).responseBody == body)
     }
 
     private static let failing = URL(string: "http://api.test:8080/v1/me?access_token=s3cr3t") ?? URL(fileURLWithPath: "/")
@@ -103,7 +103,7 @@ import Testing
             _ = try JSONDecoder().decode(User.self, from: data)
             Issue.record("decoded \(body)")
         } catch {
-            #expect(NetworkError.decoding(DecodingFailure(error, body: data, type: User.self)).description == expected)
+            #expect(NetworkError.decoding(DecodingProblem(error, body: data, type: User.self)).description == expected)
         }
     }
 
@@ -112,7 +112,7 @@ import Testing
         do {
             _ = try JSONDecoder().decode(User.self, from: data)
         } catch {
-            let text = NetworkError.decoding(DecodingFailure(error, body: data, type: User.self)).description
+            let text = NetworkError.decoding(DecodingProblem(error, body: data, type: User.self)).description
             #expect(!text.contains(".."), "\(text)")
             #expect(text.hasSuffix("Body: <html>"), "\(text)")
         }

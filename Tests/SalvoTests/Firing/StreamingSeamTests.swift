@@ -43,8 +43,8 @@ import Testing
     @Test func aSessionImplementingNeitherMethodFailsClearly() async {
         struct Hollow: NetworkSession {}
         let result = await result(of: call(Hollow()))
-        guard case .failure(.invalidRequest(let problem)) = result else {
-            Issue.record("expected an invalid request, got \(result)")
+        guard case .failure(.incompleteSetup(let problem)) = result, problem.part == .session else {
+            Issue.record("expected an incomplete session setup, got \(result)")
             return
         }
         #expect(problem.description.contains("Hollow implements neither start(_:receiver:) nor start(_:completion:)"))
@@ -78,7 +78,7 @@ import Testing
             StreamingFakeSession.Script(status: 503, headers: ["Retry-After": "0"], chunks: [Data("busy".utf8)]),
             .ok(["fresh ", "data"])
         )
-        let body = try await collect(call(session, actions: [RetryPolicy()]).bytes())
+        let body = try await collect(call(session, actions: [RetryAction()]).bytes())
         #expect(body == "fresh data")
         #expect(session.requests.count == 2)
     }
@@ -92,7 +92,7 @@ import Testing
         let token = Locked("old")
         let refreshes = Locked(0)
         let actions: [any NetworkAction] = [
-            RefreshTokenAction { refreshes.withLock { $0 += 1 }; token.withLock { $0 = "new" } },
+            TokenRenewalAction { refreshes.withLock { $0 += 1 }; token.withLock { $0 = "new" } },
             AuthTokenAction { token.withLock { $0 } },
         ]
         var authenticated = call(session, actions: actions)
@@ -106,7 +106,7 @@ import Testing
         let session = StreamingFakeSession(.ok(["first ", "second "], then: .networkConnectionLost, interval: 0.01))
         var received = ""
         do {
-            for try await chunk in call(session, actions: [RetryPolicy(baseDelay: 0)]).bytes() {
+            for try await chunk in call(session, actions: [RetryAction(baseDelay: 0)]).bytes() {
                 received += String(decoding: chunk, as: UTF8.self)
             }
             Issue.record("the stream throws")

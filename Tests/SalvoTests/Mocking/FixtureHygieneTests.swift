@@ -8,7 +8,7 @@ import SalvoTesting
 
 /// Item 8 of issue 15: versioned fixtures with a way forward, public file names, stable diffs.
 @Suite struct FixtureHygieneTests {
-    static let server = ServerConfig(host: "api.example.com", apiRoute: "v1")
+    static let server = ServerConfig(host: "api.example.com", basePath: "v1")
 
     static func fixture(version: Int) -> String {
         #"{"version": \#(version), "request": {"method": "GET", "url": "https://api.example.com/v1/thing", "headers": {}}, "response": {"status": 200, "headers": {}}}"#

@@ -12,7 +12,7 @@ import SalvoTesting
         let name: String
     }
 
-    static let server = ServerConfig(host: "api.example.com", apiRoute: "v1")
+    static let server = ServerConfig(host: "api.example.com", basePath: "v1")
 
     static func call(_ firing: FiringFunction, _ endpoint: Endpoint = .get("/users/1")) -> NetCall {
         NetCall(server: server, endpoint: endpoint, callbackQueue: .immediate, firingFunction: firing)
@@ -59,13 +59,13 @@ import SalvoTesting
         #expect(events == [.task, .noResponse, .error(.transport(URLError(.notConnectedToInternet))), .errorData(nil)])
     }
 
-    @Test func unencodableValueFailsWithAFixtureProblem() async {
+    @Test func unencodableValueFailsWithAMockSetupProblem() async {
         struct Bad: Encodable {
             func encode(to encoder: any Encoder) throws { throw EncodingError.invalidValue(0, .init(codingPath: [], debugDescription: "no")) }
         }
         await #expect(throws: NetworkError.self) { try await Self.call(.mock(.json(Bad()))).response() }
         let events = await Self.call(.mock(.json(Bad()))).fireAndRecord()
-        #expect(events.contains(.error(.invalidRequest(RequestProblem(.fixture, "")))))
+        #expect(events.contains(.error(.incompleteSetup(SetupProblem(.mock, "")))))
     }
 
     @Test func actionsRunAroundMockAnswersAsInProduction() async throws {

@@ -82,7 +82,7 @@ extension PagedList {
 
     @Test func nextLinksKeepTheRequestsOtherQueryItems() async throws {
         let routes = MockRoutes(under: "/v1", [.pages("/repos", of: Self.items, paging: .linkHeader(pageSize: 30), body: .array)])
-        let server = ServerConfig(scheme: "http", host: "lists.test", port: 8080, apiRoute: "v1")
+        let server = ServerConfig(scheme: "http", host: "lists.test", port: 8080, basePath: "v1")
         let call = NetCall(server: server, endpoint: .get("/repos", query: ["q": "swift"]), firingFunction: .mock(routes))
         let link = try #require(try await call.response().headers["Link"])
         #expect(link == #"<http://lists.test:8080/v1/repos?q=swift&page=2&per_page=30>; rel="next""#)

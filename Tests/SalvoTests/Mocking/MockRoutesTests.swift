@@ -101,7 +101,7 @@ import SalvoTesting
         let routes = MockRoutes(under: "v1", [
             .get("/users/:id") { request in .json(User(id: request.parameters["id"] ?? "")) },
         ])
-        let call = NetCall(server: ServerConfig(host: "api.example.com", apiRoute: "v1"), endpoint: .get("/users/\("a b")"),
+        let call = NetCall(server: ServerConfig(host: "api.example.com", basePath: "v1"), endpoint: .get("/users/\("a b")"),
                            callbackQueue: .immediate, firingFunction: .mock(routes))
         #expect(try await call.value(as: User.self) == User(id: "a b"))
     }
@@ -112,7 +112,7 @@ import SalvoTesting
                            callbackQueue: .immediate, firingFunction: .mock(routes))
         let events = await call.fireAndRecord()
         // Like an action refusing a request: the task started, no response handler runs for an invalid request.
-        #expect(events == [.task, .error(.invalidRequest(RequestProblem(.url, ""))), .errorData(nil)])
+        #expect(events == [.task, .error(.incompleteSetup(SetupProblem(.route, ""))), .errorData(nil)])
         let error = await #expect(throws: NetworkError.self) { try await call.response() }
         let message = error?.localizedDescription ?? ""
         #expect(message.contains("DELETE https://api.example.com/users/9?force=1"))

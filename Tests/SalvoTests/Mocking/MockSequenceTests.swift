@@ -33,7 +33,7 @@ import SalvoTesting
 
     @Test func theFirstCallsFailThenTheRouteSucceedsSoARetryPolicyGetsThrough() async throws {
         let firing = FiringFunction.mock(.failing(2, with: .status(503), then: .text("ok")), clock: .immediate)
-        let call = NetCall(server: Self.server, endpoint: .get("/x"), actions: [RetryPolicy(maxAttempts: 3, baseDelay: 0, jitter: 0)],
+        let call = NetCall(server: Self.server, endpoint: .get("/x"), actions: [RetryAction(maxAttempts: 3, baseDelay: 0, jitter: 0)],
                            callbackQueue: .immediate, firingFunction: firing)
         #expect(String(decoding: try await call.response().data, as: UTF8.self) == "ok")
     }

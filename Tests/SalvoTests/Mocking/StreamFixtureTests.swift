@@ -67,7 +67,7 @@ import SalvoTesting
         #expect(log.chunks.map { String(decoding: $0, as: UTF8.self) } == ["alpha ", "beta ", "gamma"])
         #expect(log.chunkTimes == [0, 0.25, 1])
 
-        let call = NetCall(server: ServerConfig(host: "api.example.com", apiRoute: "v1"), endpoint: .get("/feed"), callbackQueue: .immediate,
+        let call = NetCall(server: ServerConfig(host: "api.example.com", basePath: "v1"), endpoint: .get("/feed"), callbackQueue: .immediate,
                            firingFunction: .replaying(from: folder.url, clock: .immediate))
         #expect(try await call.response().data == Data("alpha beta gamma".utf8), "a whole-body call gets the chunks joined")
     }

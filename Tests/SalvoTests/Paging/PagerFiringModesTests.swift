@@ -12,7 +12,7 @@ import Testing
             let next = page < 3 ? #"</v1/photos?page=\#(page + 1)>; rel="next""# : #"</v1/photos?page=1>; rel="first""#
             return .json(items).header("Link", next)
         }
-        let call = NetCall(server: ServerConfig(host: "api.example.com", apiRoute: "v1"), endpoint: .get("/photos"), firingFunction: firing)
+        let call = NetCall(server: ServerConfig(host: "api.example.com", basePath: "v1"), endpoint: .get("/photos"), firingFunction: firing)
         let pager = Pager(call: call, strategy: .linkHeader(), decoder: .array(), id: \ListItem.id)
         try await withTimeout { await pager.loadPagesUntilEndOrError() }
         #expect(pager.items.map(\.id) == Array(1...25))

@@ -6,7 +6,7 @@ import Testing
 @testable import Salvo
 
 @Suite struct PagingStrategyTests {
-    private let base = NetCall(server: ServerConfig(host: "api.test", apiRoute: "v1"), endpoint: .get("/items", query: ["q": "swift"]))
+    private let base = NetCall(server: ServerConfig(host: "api.test", basePath: "v1"), endpoint: .get("/items", query: ["q": "swift"]))
 
     private func loaded(
         _ items: Int, index: Int = 0, before: Int = 0, call: NetCall? = nil,

@@ -243,7 +243,7 @@ import FoundationNetworking
         ])
         let firingTime = RecordingClock()
         let reconnectionTime = RecordingClock()
-        let stream = call(session, actions: [RetryPolicy(maxAttempts: 2), StampAction()], firingClock: firingTime.clock)
+        let stream = call(session, actions: [RetryAction(maxAttempts: 2), StampAction()], firingClock: firingTime.clock)
             .events(reconnection: ReconnectionPolicy(clock: reconnectionTime.clock))
         let (events, error) = try await readAll(stream)
         #expect(events.map(\.data) == ["a"])

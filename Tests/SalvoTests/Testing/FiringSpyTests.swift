@@ -17,7 +17,7 @@ import SalvoTesting
 
     @Test func recordsServerEndpointAndBuiltRequestOfEveryCall() async throws {
         let spy = FiringSpy()
-        let server = ServerConfig(host: "api.example.com", apiRoute: "v2")
+        let server = ServerConfig(host: "api.example.com", basePath: "v2")
         let first = NetCall(server: server, endpoint: .get("/users", query: ["page": "1"]), callbackQueue: .immediate, firingFunction: spy.firingFunction)
         var second = first
         second.endpoint = .delete("/users/4")

@@ -9,7 +9,7 @@ import SalvoTesting
 /// Item 3 of issue 15: how often each route was hit, with which requests, which were never used,
 /// and a strict check that fails the test.
 @Suite struct MockRouteLogTests {
-    static let server = ServerConfig(host: "shop.example", apiRoute: "v1")
+    static let server = ServerConfig(host: "shop.example", basePath: "v1")
 
     static func fire(_ endpoint: Endpoint, _ firing: FiringFunction) async {
         _ = try? await NetCall(server: server, endpoint: endpoint, callbackQueue: .immediate, firingFunction: firing).response()

@@ -13,7 +13,7 @@ import SalvoTesting
     @Test func aRetryWaitsForTheClockAndFiresWhenItIsAdvanced() async throws {
         let time = TestClock()
         let session = ScriptedSession(.status(503), .status(200, body: "ok"))
-        let call = NetCall(server: server, endpoint: .get("/x"), actions: [RetryPolicy(baseDelay: 30, jitter: 0)],
+        let call = NetCall(server: server, endpoint: .get("/x"), actions: [RetryAction(baseDelay: 30, jitter: 0)],
                            callbackQueue: .immediate, firingFunction: .session(session, clock: time.clock))
         let response = Task { try await call.response() }
         #expect(await time.waitForSleepers(1))
@@ -43,7 +43,7 @@ import SalvoTesting
         let time = TestClock()
         let session = ScriptedSession(.status(503))
         let log = ResponderLog()
-        let call = NetCall(server: server, endpoint: .get("/x"), responder: log.responder, actions: [RetryPolicy(baseDelay: 5, jitter: 0)],
+        let call = NetCall(server: server, endpoint: .get("/x"), responder: log.responder, actions: [RetryAction(baseDelay: 5, jitter: 0)],
                            callbackQueue: .immediate, firingFunction: .session(session, clock: time.clock))
         let task = call.fire()
         #expect(await time.waitForSleepers(1))
@@ -58,7 +58,7 @@ import SalvoTesting
 
     @Test func theImmediateClockNeverWaits() async throws {
         let session = ScriptedSession(.status(503), .status(503), .status(200, body: "ok"))
-        let call = NetCall(server: server, endpoint: .get("/x"), actions: [RetryPolicy(baseDelay: 3_600, maxDelay: 3_600)],
+        let call = NetCall(server: server, endpoint: .get("/x"), actions: [RetryAction(baseDelay: 3_600, maxDelay: 3_600)],
                            callbackQueue: .immediate, firingFunction: .session(session, clock: .immediate))
         #expect(try await withTimeout(5) { try await call.response() }.data == Data("ok".utf8))
         #expect(session.count == 3)

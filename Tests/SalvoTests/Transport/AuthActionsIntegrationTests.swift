@@ -24,7 +24,7 @@ import Testing
             let (key, token) = (key, token)
             var refreshServer = server
             refreshServer.actions = logging.map { [$0] } ?? []
-            let refresher = RefreshTokenAction { [refreshServer] in
+            let refresher = TokenRenewalAction { [refreshServer] in
                 let reply = try await NetCall(server: refreshServer, endpoint: .post("/auth/\(key)/refresh"), firingFunction: firing).value(as: TokenReply.self)
                 token.withLock { $0 = reply.token }
             }

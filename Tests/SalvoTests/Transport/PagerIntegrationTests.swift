@@ -115,7 +115,7 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func serverAPIRouteIsNotRepeatedOnLinkedPages(over transport: TransportUnderTest) async throws {
         let key = uniqueKey()
-        let call = try await NetCall(server: .loopback(apiRoute: "list"), endpoint: .get("/\(key)/link", query: ["per_page": "30"]),
+        let call = try await NetCall(server: .loopback(basePath: "list"), endpoint: .get("/\(key)/link", query: ["per_page": "30"]),
                                      firingFunction: transport.firing)
         let pager = Pager(call: call, strategy: .linkHeader(), decoder: .array(), id: \ListItem.id)
         try await withTimeout { await pager.loadPagesUntilEndOrError() }

@@ -32,7 +32,7 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func methodHeadersAndServerDefaultsArrive(over transport: TransportUnderTest) async throws {
-        let server = try await ServerConfig.loopback(apiRoute: "echo", defaultHeaders: ["X-Client": "salvo", "Accept": "application/json"])
+        let server = try await ServerConfig.loopback(basePath: "echo", defaultHeaders: ["X-Client": "salvo", "Accept": "application/json"])
         let endpoint = Endpoint(method: "PATCH", path: "/users/\(42)", headers: ["accept": "text/plain", "X-Quote": #"say "hi""#], body: .json(["name": "Ann"]))
         let echo = try await NetCall(server: server, endpoint: endpoint, firingFunction: transport.firing).value(as: Echo.self)
         #expect(echo.method == "PATCH")

@@ -52,7 +52,7 @@ import Testing
         let token = Locked("expired")
         var server = try await ServerConfig.loopback()
         server.actions = [
-            RefreshTokenAction { token.withLock { $0 = "fresh" } },
+            TokenRenewalAction { token.withLock { $0 = "fresh" } },
             AuthTokenAction(for: server) { token.withLock { $0 } },
         ]
         let call = NetCall(server: server, endpoint: Endpoint.get("/challenge/basic", query: ["accept": "fresh"]).requiringAuthentication(), firingFunction: transport.firing)

@@ -15,7 +15,7 @@ import SalvoTesting
         failures: Int,
         method: HTTPMethod = .get,
         retryAfter: String? = nil,
-        policy: RetryPolicy = RetryPolicy(baseDelay: 0.01),
+        policy: RetryAction = RetryAction(baseDelay: 0.01),
         over transport: TransportUnderTest
     ) async throws -> NetCall {
         var endpoint = Endpoint(method: method, path: "/flaky/\(key)", query: [
@@ -45,7 +45,7 @@ import SalvoTesting
     @Test(arguments: TransportUnderTest.all)
     func aPOSTIsRetriedWhenItOptsIn(over transport: TransportUnderTest) async throws {
         let key = uniqueKey()
-        let policy = RetryPolicy(baseDelay: 0.01, retryableMethods: RetryPolicy.idempotentMethods.union([.post]))
+        let policy = RetryAction(baseDelay: 0.01, retryableMethods: RetryAction.idempotentMethods.union([.post]))
         let flaky = try await withTimeout { try await flakyCall(key, failures: 2, method: .post, policy: policy, over: transport).value(as: Flaky.self) }
         #expect(flaky.attempt == 3)
     }
@@ -54,7 +54,7 @@ import SalvoTesting
     func retryAfterFromTheServerSetsTheDelay(over transport: TransportUnderTest) async throws {
         let key = uniqueKey()
         let time = TestClock()
-        var call = try await flakyCall(key, failures: 1, retryAfter: "7", policy: RetryPolicy(baseDelay: 0), over: transport)
+        var call = try await flakyCall(key, failures: 1, retryAfter: "7", policy: RetryAction(baseDelay: 0), over: transport)
         call.firingFunction = .session(transport.session, clock: time.clock)
         let response = Task { [call] in try await call.response() }
         #expect(await time.waitForSleepers(1, timeout: 10))

@@ -23,7 +23,7 @@ import Testing
         let message: String
     }
 
-    private let server = ServerConfig(host: "api.test", apiRoute: "v1")
+    private let server = ServerConfig(host: "api.test", basePath: "v1")
     private let dune = Book(id: 1, title: "Dune")
 
     private func call(_ firing: FiringFunction, queue: CallbackQueue = .immediate) -> NetCall {

@@ -47,7 +47,7 @@ final class FakeListServer: NetworkSession {
             let task = NetworkTask { _ in }
             guard let request = try? call.urlRequest() else { return task }
             _ = self.start(request) { data, response, error in
-                call.responder.dispatch(NetworkOutcome(request: request, response: response, data: data, error: error.map(NetworkError.init)))
+                call.responder.dispatch(AttemptOutcome(request: request, response: response, data: data, error: error.map(NetworkError.init)))
             }
             return task
         }

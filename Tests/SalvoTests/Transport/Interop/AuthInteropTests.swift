@@ -5,7 +5,7 @@ import FoundationNetworking
 import Salvo
 import Testing
 
-/// Basic and bearer credentials from `AuthTokenAction`, and `RefreshTokenAction` against servers
+/// Basic and bearer credentials from `AuthTokenAction`, and `TokenRenewalAction` against servers
 /// that challenge with `WWW-Authenticate: Basic` (`/basic-auth`, `/status/401`).
 @Suite(.requiresHTTPBin) struct AuthInteropTests {
     struct Authenticated: Decodable, Sendable {
@@ -40,7 +40,7 @@ import Testing
     private func server(basic credentials: Credentials, on httpbin: HTTPBin) -> HTTPBin {
         var server = httpbin.server
         server.actions = [
-            RefreshTokenAction { try await credentials.refresh() },
+            TokenRenewalAction { try await credentials.refresh() },
             AuthTokenAction(scheme: "Basic") { await credentials.current },
         ]
         return HTTPBin(sharing: httpbin, server: server)
@@ -129,7 +129,7 @@ import Testing
         struct RefreshRefused: Error {}
         var server = httpbin.server
         server.actions = [
-            RefreshTokenAction { throw RefreshRefused() },
+            TokenRenewalAction { throw RefreshRefused() },
             AuthTokenAction(scheme: "Basic") { Self.basic("ada", "expired") },
         ]
         let call = HTTPBin(sharing: httpbin, server: server).call(Endpoint.get("/basic-auth/ada/fresh").requiringAuthentication())

@@ -6,7 +6,7 @@ import Salvo
 import Testing
 
 /// Slow responses: `/delay/n` (silent for n seconds, then the echo) and `/drip` (a body one byte
-/// at a time), against endpoint timeouts, `RetryPolicy` and cancellation.
+/// at a time), against endpoint timeouts, `RetryAction` and cancellation.
 ///
 /// An endpoint timeout limits silence between bytes, not the whole transfer, and on Linux it is
 /// a whole number of seconds (Salvo rounds up): bounds here leave a second or more of slack.
@@ -15,7 +15,7 @@ import Testing
     actor AttemptCounter: NetworkAction {
         private(set) var attempts = 0
 
-        func decide(after outcome: NetworkOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
+        func decide(after outcome: AttemptOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
             attempts += 1
             return .proceed
         }
@@ -88,7 +88,7 @@ import Testing
     func aTimedOutGETIsRetriedThenFails(over transport: TransportUnderTest) async throws {
         let httpbin = try await HTTPBin(over: transport)
         let counter = AttemptCounter()
-        let retry = RetryPolicy(maxAttempts: 2, baseDelay: 0.1, jitter: 0)
+        let retry = RetryAction(maxAttempts: 2, baseDelay: 0.1, jitter: 0)
         let call = httpbin.call(Endpoint.get("/delay/3").timeout(1), actions: [retry, counter])
         let (failure, elapsed) = await timed(within: 20) { try await call.response() }
         guard case .transport(let error)? = failure else { Issue.record("got \(String(describing: failure))"); return }
@@ -101,7 +101,7 @@ import Testing
     func aTimedOutPOSTIsNotRetried(over transport: TransportUnderTest) async throws {
         let httpbin = try await HTTPBin(over: transport)
         let counter = AttemptCounter()
-        let call = httpbin.call(Endpoint.post("/delay/3", body: .text("once")).timeout(1), actions: [RetryPolicy(baseDelay: 0.1), counter])
+        let call = httpbin.call(Endpoint.post("/delay/3", body: .text("once")).timeout(1), actions: [RetryAction(baseDelay: 0.1), counter])
         let failure = await networkError(within: 15) { try await call.response() }
         guard case .transport? = failure else { Issue.record("got \(String(describing: failure))"); return }
         #expect(await counter.attempts == 1)
@@ -111,7 +111,7 @@ import Testing
     func aRetryableStatusIsRetriedUpToTheLimit(over transport: TransportUnderTest, status: Int) async throws {
         let httpbin = try await HTTPBin(over: transport)
         let counter = AttemptCounter()
-        let retry = RetryPolicy(maxAttempts: 3, baseDelay: 0.05, jitter: 0)
+        let retry = RetryAction(maxAttempts: 3, baseDelay: 0.05, jitter: 0)
         let call = httpbin.call(.get("/status/\(status)"), actions: [retry, counter])
         let failure = await networkError { try await call.response() }
         #expect(failure?.statusCode == status)

@@ -27,7 +27,7 @@ struct Echo: Decodable, Sendable {
 
 extension ServerConfig {
     /// The loopback test server: http://127.0.0.1:<ephemeral port>.
-    static func loopback(apiRoute: EndpointPath = "", defaultHeaders: HTTPHeaders = [:]) async throws -> ServerConfig {
-        ServerConfig(scheme: "http", host: "127.0.0.1", port: try await LoopbackServer.port(), apiRoute: apiRoute, defaultHeaders: defaultHeaders)
+    static func loopback(basePath: EndpointPath = "", defaultHeaders: HTTPHeaders = [:]) async throws -> ServerConfig {
+        ServerConfig(scheme: "http", host: "127.0.0.1", port: try await LoopbackServer.port(), basePath: basePath, defaultHeaders: defaultHeaders)
     }
 }

@@ -80,8 +80,10 @@ final class HandlerRecorder: Sendable {
     static func kind(of error: NetworkError) -> String {
         switch error {
         case .invalidRequest(let problem): return "invalid.\(problem.part.rawValue)"
+        case .refusedByAction: return "refusedByAction"
+        case .incompleteSetup(let problem): return "setup.\(problem.part.rawValue)"
         case .transport(let urlError): return "transport.\(urlError.code.rawValue)"
-        case .serverStatus(let failure): return "status.\(failure.statusCode)"
+        case .serverStatus(let problem): return "status.\(problem.statusCode.map(String.init) ?? "-")"
         case .decoding: return "decoding"
         case .unacceptableResponse: return "unacceptable"
         case .cancelled: return "cancelled"

@@ -132,7 +132,7 @@ func documentationExamples(api: ServerConfig) async throws -> (Echo, ServiceEnvi
 
 @Suite struct ServerSideSamples {
     @Test func theDocumentationExamplesRun() async throws {
-        let (user, environment, pooled) = try await documentationExamples(api: try await ServerConfig.loopback(apiRoute: "echo"))
+        let (user, environment, pooled) = try await documentationExamples(api: try await ServerConfig.loopback(basePath: "echo"))
         #expect(user.path == "/echo/users/1")
         #expect(try await NetCall(server: environment.server, endpoint: .get("/x"), firingFunction: environment.firing).value(as: Echo.self).path == "/echo/x")
         try await pooled.shutdown()

@@ -14,10 +14,10 @@ import FoundationNetworking
 /// Put it first (outermost), so it decides after refresh and validation have spoken:
 ///
 /// ```swift
-/// api.actions = [RetryPolicy(maxAttempts: 4), refresher, auth, LoggingAction()]
-/// let upload = RetryPolicy(retryableMethods: RetryPolicy.idempotentMethods.union([.post]))
+/// api.actions = [RetryAction(maxAttempts: 4), refresher, auth, LoggingAction()]
+/// let upload = RetryAction(retryableMethods: RetryAction.idempotentMethods.union([.post]))
 /// ```
-public struct RetryPolicy: NetworkAction {
+public struct RetryAction: NetworkAction {
     /// Total attempts including the first; 1 never retries.
     public var maxAttempts: Int
     /// The delay before the first retry, in seconds; it doubles for each further retry.
@@ -56,9 +56,9 @@ public struct RetryPolicy: NetworkAction {
         baseDelay: TimeInterval = 0.5,
         maxDelay: TimeInterval = 30,
         jitter: Double = 0.5,
-        retryableStatusCodes: Set<Int> = RetryPolicy.defaultStatusCodes,
-        retryableErrors: Set<URLError.Code> = RetryPolicy.defaultErrors,
-        retryableMethods: Set<HTTPMethod> = RetryPolicy.idempotentMethods,
+        retryableStatusCodes: Set<Int> = RetryAction.defaultStatusCodes,
+        retryableErrors: Set<URLError.Code> = RetryAction.defaultErrors,
+        retryableMethods: Set<HTTPMethod> = RetryAction.idempotentMethods,
         maxRetryAfter: TimeInterval = 60,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         now: @escaping @Sendable () -> Date = Date.init
@@ -76,7 +76,7 @@ public struct RetryPolicy: NetworkAction {
     }
 
     /// Retries a retryable failure after the backoff or `Retry-After` delay; otherwise proceeds.
-    public func decide(after outcome: NetworkOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
+    public func decide(after outcome: AttemptOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
         guard attempt < maxAttempts, retryableMethods.contains(call.endpoint.method), isRetryable(outcome) else {
             return .proceed
         }
@@ -88,7 +88,7 @@ public struct RetryPolicy: NetworkAction {
     }
 
     /// Whether the outcome failed in a way worth another try.
-    func isRetryable(_ outcome: NetworkOutcome) -> Bool {
+    func isRetryable(_ outcome: AttemptOutcome) -> Bool {
         switch outcome.error {
         case .transport(let error)?: return retryableErrors.contains(error.code)
         case nil: return outcome.statusCode.map(retryableStatusCodes.contains) ?? false

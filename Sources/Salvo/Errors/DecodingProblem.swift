@@ -1,7 +1,13 @@
 import Foundation
 
 /// A body that could not be decoded into the type the caller asked for.
-public struct DecodingFailure: Sendable {
+///
+/// ```swift
+/// catch .decoding(let problem) {
+///     log("\(problem.typeName): \(problem.underlying)", body: problem.body)
+/// }
+/// ```
+public struct DecodingProblem: Sendable {
     /// The decoder's own error (usually a `DecodingError`).
     public let underlying: any Error
     /// The body that failed to decode.
