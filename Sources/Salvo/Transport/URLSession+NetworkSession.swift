@@ -21,7 +21,7 @@ extension URLSession: NetworkSession {
             let task = dataTask(with: request)
             task.delegate = StreamingTaskDelegate(
                 receiver: receiver,
-                redirectGuard: RedirectGuard.isNeeded(for: request, alsoProtecting: alsoProtected) ? .protecting(alsoProtected) : nil
+                redirectGuard: RedirectGuard.isNeeded(for: request, alsoProtecting: alsoProtected) ? RedirectGuard.protecting(alsoProtected) : nil
             )
             task.resume()
             return task
