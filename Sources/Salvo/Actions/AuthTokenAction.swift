@@ -11,9 +11,14 @@ import FoundationNetworking
 /// decided each time the call fires: swapping environments is one value swap, and a request
 /// whose URL leaves that origin, such as a paging link to another host, gets no token. Made
 /// with ``init(for:headerName:scheme:token:)``, the action instead sends the token only to the
-/// one server it was made for. A `nil` token sends the request without the header. When the
-/// server redirects to another origin, the session drops the header before following (see
-/// ``FiringFunction/production``).
+/// one server it was made for. A `nil` token sends the request without the header.
+///
+/// The header is a credential of the calls that run this action, and of those only: when the
+/// server redirects such a call to another origin, the session drops the header before
+/// following (see ``FiringFunction/production``), and a ``LoggingAction`` or
+/// ``NetCall/curlCommand(redaction:)`` that hides `Authorization` hides it too. Another call,
+/// whose actions set no such header, sends and shows a header of that name as any other:
+/// only `Authorization`, `Proxy-Authorization` and `Cookie` are credentials of every request.
 ///
 /// ```swift
 /// var production = ServerConfig(host: "api.example.com")
@@ -67,7 +72,6 @@ public struct AuthTokenAction: NetworkAction {
         self.scheme = scheme
         self.pinnedOrigin = origin
         self.token = token
-        Redirect.protectHeader(headerName)
     }
 
     /// Sets the header when the endpoint requires authentication and the request goes to the token's origin.
@@ -83,5 +87,13 @@ public struct AuthTokenAction: NetworkAction {
         var request = request
         request.setValue(scheme.isEmpty ? token : "\(scheme) \(token)", forHTTPHeaderField: headerName)
         return request
+    }
+}
+
+extension AuthTokenAction {
+    /// The headers, lowercased, that the auth actions among `actions` set: the credentials of a
+    /// call that runs them, kept on their origin and hidden in its logs.
+    static func headers(setBy actions: [any NetworkAction]) -> Set<String> {
+        Set(actions.lazy.compactMap { ($0 as? AuthTokenAction)?.headerName.lowercased() })
     }
 }

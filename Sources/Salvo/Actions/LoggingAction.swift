@@ -12,7 +12,8 @@ import FoundationNetworking
 ///
 /// With ``includesHeaders`` and ``includesBodies`` the same message carries indented header
 /// lines and the body (JSON pretty-printed), cut at ``bodyLimit`` characters. ``redaction``
-/// (``Redaction/default`` unless you pass another) hides credential headers, and its keys in
+/// (``Redaction/default`` unless you pass another) hides credential headers (a redaction that
+/// hides `Authorization` also hides the header of each ``AuthTokenAction`` of the call), and its keys in
 /// URLs, form bodies and JSON fields at any depth, in requests and responses alike. Any value
 /// the request sent in a hidden header, query item or body field is also removed wherever else
 /// it appears, e.g. in a response that echoes it as text (values shorter than 4 characters are
@@ -65,14 +66,21 @@ public struct LoggingAction: NetworkAction {
 
     /// Logs the request line (and headers and body when asked).
     public func prepare(_ request: URLRequest, for call: NetCall) async throws -> URLRequest {
-        sink(requestMessage(request))
+        sink(hidingCredentials(of: call).requestMessage(request))
         return request
     }
 
     /// Logs the response line (and headers and body when asked); never changes the outcome.
     public func decide(after outcome: AttemptOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
-        sink(responseMessage(outcome))
+        sink(hidingCredentials(of: call).responseMessage(outcome))
         return .proceed
+    }
+
+    /// This action with a redaction that also hides the headers `call`'s auth actions set.
+    private func hidingCredentials(of call: NetCall) -> LoggingAction {
+        var action = self
+        action.redaction = redaction.hidingCredentials(of: call)
+        return action
     }
 
     /// `→ METHOD URL (size)` and the optional detail lines.

@@ -15,16 +15,18 @@ extension NetCall {
     /// logger.debug("\(try call.curlCommand())")
     /// ```
     ///
-    /// - Parameter redacted: hide what ``Redaction/default`` hides; `false` shows every secret.
+    /// - Parameter redacted: hide what ``Redaction/default`` hides, and the header of each
+    ///   ``AuthTokenAction`` of the call; `false` shows every secret.
     /// - Throws: ``NetworkError/invalidRequest(_:)`` when the call cannot build a request.
     public func curlCommand(redacted: Bool = true) throws(NetworkError) -> String {
-        try urlRequest().curlCommand(redacted: redacted)
+        try curlCommand(redaction: redacted ? .default : Redaction())
     }
 
-    /// A `curl` command for this call's request with `redaction` applied.
+    /// A `curl` command for this call's request with `redaction` applied; a redaction that hides
+    /// `Authorization` also hides the header of each ``AuthTokenAction`` of the call.
     ///
     /// - Throws: ``NetworkError/invalidRequest(_:)`` when the call cannot build a request.
     public func curlCommand(redaction: Redaction) throws(NetworkError) -> String {
-        try urlRequest().curlCommand(redaction: redaction)
+        try urlRequest().curlCommand(redaction: redaction.hidingCredentials(of: self))
     }
 }

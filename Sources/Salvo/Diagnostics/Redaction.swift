@@ -89,6 +89,14 @@ public struct Redaction: Sendable, Hashable {
         return redacted
     }
 
+    /// This redaction also hiding the headers the auth actions of `call` set, when it hides
+    /// `Authorization`: they carry the same secret for that call. Another call's are not hidden.
+    func hidingCredentials(of call: NetCall) -> Redaction {
+        guard hidesHeader("Authorization") else { return self }
+        let credentials = AuthTokenAction.headers(setBy: call.server.actions + call.actions)
+        return credentials.isSubset(of: headers) ? self : adding(headers: credentials)
+    }
+
     private static let encodedPlaceholder = "%3Credacted%3E"
 
     /// Whether `url` has a query, read from the parsed URL where the platform allows rather than

@@ -50,6 +50,7 @@ extension NetCall {
         for task: NetworkTask
     ) async {
         var attemptNumber = 1
+        let credentialHeaders = AuthTokenAction.headers(setBy: actions)
         while !task.isCancelled {
             var outcome: AttemptOutcome
             var attempt: Attempt?
@@ -57,7 +58,7 @@ extension NetCall {
             if let refusal {
                 outcome = AttemptOutcome(request: prepared, error: refusal)
             } else {
-                let sent = Attempt(prepared, for: task, finishing: false)
+                let sent = Attempt(prepared, for: task, finishing: false, credentialHeaders: credentialHeaders)
                 sent.send(through: session)
                 attempt = sent
                 outcome = await sent.nextOutcome()
@@ -165,6 +166,8 @@ final class Attempt: ResponseReceiver {
     /// Whether the session should report events as they happen: the body is streamed or
     /// somebody listens to progress.
     let readsBodyAsItArrives: Bool
+    /// The headers the call's auth actions set, which follow a redirect only on their origin.
+    let credentialHeaders: Set<String>
     private let streamsBody: Bool
     private let reportsProgress: Bool
     private let state = Locked(State())
@@ -174,8 +177,9 @@ final class Attempt: ResponseReceiver {
     /// attempt of the loop reads the clock.
     private let start: UInt64
 
-    init(_ request: URLRequest, for task: NetworkTask, finishing finishesTask: Bool) {
+    init(_ request: URLRequest, for task: NetworkTask, finishing finishesTask: Bool, credentialHeaders: Set<String> = []) {
         self.request = request
+        self.credentialHeaders = credentialHeaders
         self.task = task
         self.finishesTask = finishesTask
         streamsBody = task.streamsBody

@@ -158,7 +158,7 @@ public struct MockResponse: Sendable {
 
 extension MockResponse {
     /// A redirect to `location` (absolute, or relative to the request's URL) that mock firing
-    /// follows as production does (`URLRequest.redirected(by:redirectCount:)`): 302
+    /// follows as production does (`URLRequest.redirected(by:redirectCount:credentialHeaders:)`): 302
     /// by default; 303, and 301/302 after a `POST`, continue as `GET`; 307 and 308 keep method and
     /// body; credentials are dropped across origins; a loop ends after 20 redirects.
     ///

@@ -74,7 +74,7 @@ public struct MockSession: NetworkSession {
             return MockSessionTask.start(reportingTo: receiver) { task in
                 try await task.send(uploadLength, bandwidth: draw.bandwidth, on: clock)
                 try await clock.sleep(for: delay)
-                let result = failure.map { .failure($0) } ?? Self.follow(request, answeredBy: response, answer: answer, reusing: responses)
+                let result = failure.map { .failure($0) } ?? Self.follow(request, answeredBy: response, answer: answer, reusing: responses, protecting: receiver.credentialHeaders)
                 try await task.deliver(result, bandwidth: draw.bandwidth, on: clock)
             }
         }
@@ -84,7 +84,7 @@ public struct MockSession: NetworkSession {
             receiver.finish(failure)
             return FinishedSessionTask()
         }
-        let result = Self.follow(request, answeredBy: response, answer: answer, reusing: responses)
+        let result = Self.follow(request, answeredBy: response, answer: answer, reusing: responses, protecting: receiver.credentialHeaders)
         switch result {
         case .failure(let error):
             receiver.finish(error)
@@ -104,19 +104,20 @@ public struct MockSession: NetworkSession {
 
 extension MockSession {
     /// What `response` resolves to for `request`, following redirects through `answer` as
-    /// production does (`URLRequest.redirected(by:redirectCount:)`); a `HEAD` request gets no body.
+    /// production does (`URLRequest.redirected(by:redirectCount:credentialHeaders:)`); a `HEAD` request gets no body.
     private static func follow(
         _ request: URLRequest,
         answeredBy response: MockResponse,
         answer: @Sendable (MockRequest) -> MockResponse,
-        reusing memo: MockResponseMemo
+        reusing memo: MockResponseMemo,
+        protecting credentialHeaders: Set<String>
     ) -> Result<MockResponse.Resolved, any Error> {
         var current = request, response = response, hops = 0
         while true {
             let result = response.resolve(for: current, reusing: memo)
             guard case .success(let resolved) = result, let http = resolved.head as? HTTPURLResponse else { return result }
             let redirected: URLRequest?
-            do { redirected = try current.redirected(by: http, redirectCount: hops) } catch { return .failure(error) }
+            do { redirected = try current.redirected(by: http, redirectCount: hops, credentialHeaders: credentialHeaders) } catch { return .failure(error) }
             guard let next = redirected else {
                 return isHead(current) ? .success(MockResponse.Resolved(head: http, body: Data(), chunks: nil)) : result
             }

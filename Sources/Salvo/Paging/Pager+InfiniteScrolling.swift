@@ -9,8 +9,8 @@ extension Pager {
     /// - Returns: whether a load was started.
     @discardableResult
     public func loadNextPageIfNeeded(currentIndex index: Int, distance: Int = 5) -> Bool {
-        let isNeeded = core.withLock { core in
-            guard core.load == nil, core.lastFailure != .nextPage, core.state.hasMore else { return false }
+        let isNeeded = loader.read { core, inFlight in
+            guard inFlight == nil, core.lastFailure != .nextPage, core.state.hasMore else { return false }
             return index >= core.state.items.count - 1 - max(0, distance)
         }
         if isNeeded { startLoadingNextPage() }

@@ -26,90 +26,49 @@ extension Pager {
 
     /// Repeats the load that failed last: a refresh, or the next page where it failed.
     public func retry() async {
-        let kind = core.withLock { $0.lastFailure } ?? .nextPage
+        let kind = loader.read { core, _ in core.lastFailure } ?? .nextPage
         await withCheckedContinuation { start(kind, waiter: $0) }
     }
 
     /// Cancels the load in flight, if any; the items and position stay as they were.
     public func cancel() {
-        let cancelled = core.withLock { core -> Load? in
-            guard let load = core.load else { return nil }
-            core.load = nil
-            core.state.isLoading = false
-            core.state.isRefreshing = false
-            broadcaster.publish(core.state)
-            return load
-        }
-        cancelled?.task?.cancel()
-        cancelled?.waiters.forEach { $0.resume() }
+        loader.cancel()
     }
 
     // MARK: - Running one load
 
-    private enum Start {
-        case done
-        case joined
-        case fire(Load, cancelling: NetworkTask?)
-    }
-
-    private func start(_ kind: Load.Kind, waiter: CheckedContinuation<Void, Never>?) {
-        let start = core.withLock { core -> Start in
-            if let load = core.load, kind == .nextPage || load.kind == .refresh {
-                core.load?.waiters += waiter.map { [$0] } ?? []
-                return .joined
+    private func start(_ kind: PageLoad.Kind, waiter: CheckedContinuation<Void, Never>?) {
+        loader.start(waiter: waiter) { core, inFlight in
+            if let inFlight, kind == .nextPage || inFlight.kind == .refresh {
+                return .join
             }
-            let replaced = core.load
             let call: NetCall
             do throws(NetworkError) {
                 switch (kind, core.position) {
                 case (.refresh, _), (.nextPage, .start): call = try strategy.firstPage(of: self.call)
                 case (.nextPage, .next(let next)): call = next
-                case (.nextPage, .end): return .done
+                case (.nextPage, .end): return .skip(isChanged: false)
                 }
             } catch {
                 core.state.error = error
                 core.lastFailure = kind
-                broadcaster.publish(core.state)
-                return .done
+                return .skip(isChanged: true)
             }
             let isFirst = kind == .refresh || core.pageIndex == 0
-            let load = Load(
-                id: core.nextLoadID, kind: kind, call: call,
-                index: isFirst ? 0 : core.pageIndex, itemsBefore: isFirst ? 0 : core.itemsFetched,
-                waiters: (replaced?.waiters ?? []) + (waiter.map { [$0] } ?? [])
-            )
-            core.nextLoadID += 1
-            core.load = load
             core.state.isLoading = true
             core.state.isRefreshing = kind == .refresh
-            broadcaster.publish(core.state)
-            return .fire(load, cancelling: replaced?.task)
-        }
-        switch start {
-        case .done: waiter?.resume()
-        case .joined: break
-        case .fire(let load, let replaced):
-            replaced?.cancel()
-            fire(load)
+            return .load(PageLoad(
+                kind: kind, call: call,
+                index: isFirst ? 0 : core.pageIndex, itemsBefore: isFirst ? 0 : core.itemsFetched
+            ))
+        } fire: { id, load in
+            load.call.fire(reporting: { [weak self] result in self?.finish(load, id, with: result) })
         }
     }
 
-    /// Fires the load's call through its firing function; the outcome comes back to ``finish(_:with:)``.
-    private func fire(_ load: Load) {
-        let id = load.id
-        let task = load.call.fire(reporting: { [weak self] result in self?.finish(id, with: result) })
-        let isStale = core.withLock { core in
-            guard core.load?.id == id else { return true }
-            core.load?.task = task
-            return false
-        }
-        // Refreshed or cancelled while firing; a task that already finished ignores this.
-        if isStale { task.cancel() }
-    }
-
-    private func finish(_ id: Int, with result: Result<NetworkResponse, NetworkError>) {
-        guard let load = core.withLock({ $0.load?.id == id ? $0.load : nil }) else { return }
-        // Decoding and the strategy run outside the lock; the load is checked again before applying.
+    private func finish(_ load: PageLoad, _ id: Int, with result: Result<NetworkResponse, NetworkError>) {
+        guard loader.isInFlight(id) else { return }
+        // Decoding and the strategy run outside the lock; the loader checks the load again before applying.
         let outcome = result.flatMap { response in
             Result { () throws(NetworkError) in try decoder.decode(response) }.map { page in
                 let loaded = LoadedPage(page: page, index: load.index, itemsBefore: load.itemsBefore,
@@ -117,24 +76,17 @@ extension Pager {
                 return (page, Result { () throws(NetworkError) in try strategy.nextPage(after: loaded) })
             }
         }
-        let waiters = core.withLock { core -> [CheckedContinuation<Void, Never>] in
-            guard let current = core.load, current.id == id else { return [] }
+        loader.finish(id) { core, load in
             switch outcome {
             case .success(let (page, next)): apply(page, next: next, of: load, to: &core)
             case .failure(let error):
                 core.state.error = error
                 core.lastFailure = load.kind
             }
-            core.load = nil
-            core.state.isLoading = false
-            core.state.isRefreshing = false
-            broadcaster.publish(core.state)
-            return current.waiters
         }
-        waiters.forEach { $0.resume() }
     }
 
-    private func apply(_ page: Page<Item>, next: Result<NetCall?, NetworkError>, of load: Load, to core: inout Core) {
+    private func apply(_ page: Page<Item>, next: Result<NetCall?, NetworkError>, of load: PageLoad, to core: inout Core) {
         if load.index == 0 {
             core.state.items = []
             core.seenIDs = []

@@ -15,7 +15,7 @@ extension Pager {
     /// - Returns: an observation to cancel; it lasts as long as the pager otherwise.
     @discardableResult
     public func observe(_ handler: @escaping @MainActor @Sendable (PagingState<Item>) -> Void) -> StateObservation {
-        observe(on: .main) { state in MainActor.assumeIsolated { handler(state) } }
+        loader.observe(handler)
     }
 
     /// Calls `handler` on `queue` with the current state, then after every change; use a serial
@@ -24,7 +24,7 @@ extension Pager {
     /// - Returns: an observation to cancel; it lasts as long as the pager otherwise.
     @discardableResult
     public func observe(on queue: DispatchQueue, _ handler: @escaping @Sendable (PagingState<Item>) -> Void) -> StateObservation {
-        core.withLock { core in broadcaster.observe(current: core.state, on: queue, handler) }
+        loader.observe(on: queue, handler)
     }
 
     /// An async sequence of snapshots: the current state, then each change. Each call makes a
@@ -39,6 +39,6 @@ extension Pager {
     /// }
     /// ```
     public func states() -> AsyncStream<PagingState<Item>> {
-        core.withLock { core in broadcaster.stream(current: core.state) }
+        loader.states()
     }
 }

@@ -27,8 +27,7 @@ public final class Pager<Item: Sendable>: Sendable {
     public let decoder: PageDecoder<Item>
 
     let identify: (@Sendable (Item) -> AnyHashable)?
-    let core = Locked(Core())
-    let broadcaster = StateBroadcaster<PagingState<Item>>()
+    let loader = Loader<Core, PageLoad>(Core())
 
     /// A pager that keeps every item the pages bring, duplicates included.
     ///
@@ -63,12 +62,8 @@ public final class Pager<Item: Sendable>: Sendable {
         self.identify = { item in AnyHashable(item[keyPath: id]) }
     }
 
-    deinit {
-        broadcaster.finish()
-    }
-
     /// The current state: items, loading flags, whether more pages exist, the last error.
-    public var state: PagingState<Item> { core.withLock { $0.state } }
+    public var state: PagingState<Item> { loader.state }
 
     /// The items loaded so far, in order.
     public var items: [Item] { state.items }
@@ -87,8 +82,8 @@ public final class Pager<Item: Sendable>: Sendable {
 }
 
 extension Pager {
-    /// The pager's mutable state, guarded by ``core``.
-    struct Core {
+    /// The pager's mutable state, guarded by ``loader``.
+    struct Core: LoaderCore {
         /// Where the next page comes from.
         enum Position {
             /// Nothing loaded yet: the next page is the strategy's first page.
@@ -105,25 +100,25 @@ extension Pager {
         var pageIndex = 0
         var itemsFetched = 0
         var seenIDs: Set<AnyHashable> = []
-        var load: Load?
-        var nextLoadID = 0
         /// What the last load that failed was doing; `nil` after a success.
-        var lastFailure: Load.Kind?
+        var lastFailure: PageLoad.Kind?
+
+        mutating func loadDidEnd() {
+            state.isLoading = false
+            state.isRefreshing = false
+        }
     }
 
-    /// One page load in flight.
-    struct Load {
+    /// Which page a load fetches, and why.
+    struct PageLoad {
         enum Kind {
             case nextPage
             case refresh
         }
 
-        let id: Int
         let kind: Kind
         let call: NetCall
         let index: Int
         let itemsBefore: Int
-        var task: NetworkTask?
-        var waiters: [CheckedContinuation<Void, Never>]
     }
 }

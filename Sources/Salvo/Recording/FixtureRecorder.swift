@@ -33,6 +33,7 @@ final class FixtureRecorder: ResponseReceiver {
     private let destination: Destination
     private let state = Locked(State())
     let readsBodyAsItArrives: Bool
+    var credentialHeaders: Set<String> { receiver.credentialHeaders }
 
     init(passingTo receiver: any ResponseReceiver, recordingTo destination: Destination) {
         self.receiver = receiver

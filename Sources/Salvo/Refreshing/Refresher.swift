@@ -15,13 +15,15 @@ public final class Refresher<Value: Sendable>: Refreshable, Sendable {
     /// The call fired by every refresh.
     public let call: NetCall
     private let decode: @Sendable (NetworkResponse) throws -> Value
-    let core = Locked(Core())
-    private let broadcaster = StateBroadcaster<RefreshState<Value>>()
+    let loader = Loader<Core, Void>(Core())
 
-    struct Core {
+    /// The refresher's state, guarded by ``loader``; its one load needs no details.
+    struct Core: LoaderCore {
         var state = RefreshState<Value>()
-        var load: (id: Int, task: NetworkTask?, waiters: [CheckedContinuation<Void, Never>])?
-        var nextLoadID = 0
+
+        mutating func loadDidEnd() {
+            state.isRefreshing = false
+        }
     }
 
     /// A refresher that makes its value from each successful response with `decode`; an error it
@@ -36,12 +38,8 @@ public final class Refresher<Value: Sendable>: Refreshable, Sendable {
         self.init(call: call) { response in try decoder.decode(Value.self, from: response.data) }
     }
 
-    deinit {
-        broadcaster.finish()
-    }
-
     /// The current state: the value, whether a refresh is in flight, the last error.
-    public var state: RefreshState<Value> { core.withLock { $0.state } }
+    public var state: RefreshState<Value> { loader.state }
 
     /// The last value that arrived.
     public var value: Value? { state.value }
@@ -56,57 +54,36 @@ public final class Refresher<Value: Sendable>: Refreshable, Sendable {
     /// A refresh already in flight is joined, not repeated.
     public func refresh() async {
         await withCheckedContinuation { continuation in
-            let id = core.withLock { core -> Int? in
-                if core.load != nil {
-                    core.load?.waiters.append(continuation)
-                    return nil
-                }
-                defer { core.nextLoadID += 1 }
-                core.load = (core.nextLoadID, nil, [continuation])
+            loader.start(waiter: continuation) { core, inFlight in
+                guard inFlight == nil else { return .join }
                 core.state.isRefreshing = true
-                broadcaster.publish(core.state)
-                return core.nextLoadID
+                return .load(())
+            } fire: { id, _ in
+                call.fire(reporting: { [weak self] result in self?.finish(id, with: result) })
             }
-            guard let id else { return }
-            let task = call.fire(reporting: { [weak self] result in self?.finish(id, with: result) })
-            let isStale = core.withLock { core in
-                guard core.load?.id == id else { return true }
-                core.load?.task = task
-                return false
-            }
-            if isStale { task.cancel() }
         }
     }
 
     /// Cancels the refresh in flight, if any; the value stays.
     public func cancel() {
-        let load = core.withLock { core in
-            defer { core.load = nil }
-            if core.load != nil {
-                core.state.isRefreshing = false
-                broadcaster.publish(core.state)
-            }
-            return core.load
-        }
-        load?.task?.cancel()
-        load?.waiters.forEach { $0.resume() }
+        loader.cancel()
     }
 
     /// Calls `handler` on the main actor with the current state, then after every change.
     @discardableResult
     public func observe(_ handler: @escaping @MainActor @Sendable (RefreshState<Value>) -> Void) -> StateObservation {
-        observe(on: .main) { state in MainActor.assumeIsolated { handler(state) } }
+        loader.observe(handler)
     }
 
     /// Calls `handler` on `queue` with the current state, then after every change.
     @discardableResult
     public func observe(on queue: DispatchQueue, _ handler: @escaping @Sendable (RefreshState<Value>) -> Void) -> StateObservation {
-        core.withLock { core in broadcaster.observe(current: core.state, on: queue, handler) }
+        loader.observe(on: queue, handler)
     }
 
     /// An async sequence of snapshots: the current state, then each change.
     public func states() -> AsyncStream<RefreshState<Value>> {
-        core.withLock { core in broadcaster.stream(current: core.state) }
+        loader.states()
     }
 
     private func finish(_ id: Int, with result: Result<NetworkResponse, NetworkError>) {
@@ -119,8 +96,7 @@ public final class Refresher<Value: Sendable>: Refreshable, Sendable {
                 return .failure(.decoding(DecodingProblem(error, body: response.data, type: Value.self)))
             }
         }
-        let waiters = core.withLock { core -> [CheckedContinuation<Void, Never>] in
-            guard let load = core.load, load.id == id else { return [] }
+        loader.finish(id) { core, _ in
             switch outcome {
             case .success(let value):
                 core.state.value = value
@@ -129,11 +105,6 @@ public final class Refresher<Value: Sendable>: Refreshable, Sendable {
             case .failure(let error):
                 core.state.error = error
             }
-            core.load = nil
-            core.state.isRefreshing = false
-            broadcaster.publish(core.state)
-            return load.waiters
         }
-        waiters.forEach { $0.resume() }
     }
 }

@@ -19,7 +19,7 @@ import FoundationNetworking
 ///   `didCompleteRedirectCallback(_:)` reset `task.knownBody` before the next transfer, so a
 ///   redirect that keeps the method (307, 308, and 301/302 for methods other than POST) arrives
 ///   with `Content-Length: 0`. Every redirect is decided by Salvo's rules
-///   (`URLRequest.redirected(by:redirectCount:)`: method, body, credentials, the
+///   (`URLRequest.redirected(by:redirectCount:credentialHeaders:)`: method, body, credentials, the
 ///   limit of 20) instead of corelibs' own; one that keeps a body is not followed by the task: the
 ///   transfer sends the redirected request as a new task.
 /// - **An explicit `Cookie` header is sent as written**, not replaced by stored cookies: see
@@ -239,7 +239,7 @@ final class LinuxTransfer: NSObject, URLSessionDataDelegate, NetworkSessionTask,
         let (current, redirects) = state.withLock { ($0.request, $0.redirects) }
         let next: URLRequest?
         do {
-            next = try current.redirected(by: response, redirectCount: redirects)
+            next = try current.redirected(by: response, redirectCount: redirects, credentialHeaders: receiver.credentialHeaders)
         } catch {
             state.withLock { $0.failure = error }
             completionHandler(nil)

@@ -5,8 +5,8 @@ import FoundationNetworking
 
 /// The one set of rules every Salvo session follows a redirect by: Linux `URLSession`
 /// (``LinuxTransfer``), the mock session, and transports in other packages through
-/// `URLRequest.redirected(by:redirectCount:)`. On Apple platforms `URLSession`
-/// computes the redirected request itself, and ``RedirectGuard`` applies ``stripping(_:redirectedFrom:)``.
+/// `URLRequest.redirected(by:redirectCount:credentialHeaders:)`. On Apple platforms `URLSession`
+/// computes the redirected request itself, and ``RedirectGuard`` applies ``stripping(_:redirectedFrom:alsoProtected:)``.
 enum Redirect {
     /// Darwin's and swift-corelibs-foundation's redirect limit.
     static let maximumCount = 20
@@ -22,28 +22,25 @@ enum Redirect {
         ])
     }
 
-    private static let protectedHeaders = Locked<Set<String>>(["authorization", "proxy-authorization", "cookie"])
+    /// The header fields that carry credentials in every request, lowercased.
+    static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 
-    /// Adds a header whose value must never follow a redirect to another origin.
-    static func protectHeader(_ name: String) {
-        _ = protectedHeaders.withLock { $0.insert(name.lowercased()) }
-    }
-
-    /// The names of `request`'s header fields that never leave their origin, as the request spells them.
-    static func protectedFieldNames(in request: URLRequest) -> [String] {
+    /// The names of `request`'s header fields that never leave their origin, as the request spells
+    /// them: ``credentialHeaders`` and `alsoProtected` (lowercased), such as an auth action's header.
+    static func protectedFieldNames(in request: URLRequest, alsoProtected: Set<String>) -> [String] {
         guard let fields = request.allHTTPHeaderFields, !fields.isEmpty else { return [] }
-        let protected = protectedHeaders.withLock { $0 }
-        return fields.keys.filter { protected.contains($0.lowercased()) }
+        return fields.keys.filter { credentialHeaders.contains($0.lowercased()) || alsoProtected.contains($0.lowercased()) }
     }
 
-    /// `request` without protected headers when it leaves the origin of `previous`.
-    static func stripping(_ request: URLRequest, redirectedFrom previous: URL?) -> URLRequest {
+    /// `request` without protected headers (see ``protectedFieldNames(in:alsoProtected:)``) when it
+    /// leaves the origin of `previous`.
+    static func stripping(_ request: URLRequest, redirectedFrom previous: URL?, alsoProtected: Set<String>) -> URLRequest {
         guard let from = previous, let to = request.url, let scheme = from.scheme, let host = from.host,
               !Origin(scheme: scheme, host: host, port: from.port).matches(to) else {
             return request
         }
         var stripped = request
-        for name in protectedFieldNames(in: request) {
+        for name in protectedFieldNames(in: request, alsoProtected: alsoProtected) {
             stripped.setValue(nil, forHTTPHeaderField: name)
         }
         return stripped
@@ -67,15 +64,16 @@ extension URLRequest {
     /// session follows, or `nil` when `response` is the answer.
     ///
     /// A transport that follows redirects itself (rather than letting its HTTP client do it)
-    /// calls this for each response, so that it follows them as `URLSession` and Salvo's mock do:
+    /// calls this for each response, with its receiver's ``ResponseReceiver/credentialHeaders``,
+    /// so that it follows them as `URLSession` and Salvo's mock do:
     ///
     /// - **Method and body.** 303 turns every method but `HEAD` into `GET`, and 301 and 302 turn
     ///   `POST` into `GET`, dropping the body, `Content-Type` and `Content-Length`. 307, 308, and
     ///   301 or 302 after any other method keep method and body: a body of Salvo's own streamed
     ///   from files (multipart, `.file`) gets a new stream that starts again at its first byte.
     /// - **Credentials stay on their origin.** When the new URL has another scheme, host or port,
-    ///   `Authorization`, `Proxy-Authorization`, `Cookie` and every header an ``AuthTokenAction``
-    ///   sets are removed.
+    ///   `Authorization`, `Proxy-Authorization`, `Cookie` and the headers in `credentialHeaders`
+    ///   are removed.
     /// - **At most 20 redirects**, as `URLSession` on every platform.
     ///
     /// ```swift
@@ -99,12 +97,19 @@ extension URLRequest {
     ///   - response: the response to this request; its `url`, else this request's, is the base of
     ///     a relative `Location` and the origin credentials are kept on.
     ///   - redirectCount: how many redirects the exchange has followed before `response`.
+    ///   - credentialHeaders: the request's other headers that carry credentials, in any case:
+    ///     pass the receiver's ``ResponseReceiver/credentialHeaders``, which name the header of
+    ///     each ``AuthTokenAction`` of the call being fired.
     /// - Returns: the request for the `Location`, or `nil` when `response` is not a redirect to
     ///   follow: a status other than 301, 302, 303, 307 or 308, or no `Location` that is an HTTP(S) URL.
     /// - Throws: `URLError(.httpTooManyRedirects)` when 20 redirects were already followed;
     ///   `URLError(.requestBodyStreamExhausted)` when the body must go again but is an
     ///   `InputStream` that cannot start over (as `URLSession` fails such a redirect).
-    public func redirected(by response: HTTPURLResponse, redirectCount: Int) throws(URLError) -> URLRequest? {
+    public func redirected(
+        by response: HTTPURLResponse,
+        redirectCount: Int,
+        credentialHeaders: Set<String> = []
+    ) throws(URLError) -> URLRequest? {
         let base = response.url ?? url
         guard Redirect.statuses.contains(response.statusCode), let target = Redirect.target(of: response, from: base) else {
             return nil
@@ -130,6 +135,6 @@ extension URLRequest {
             }
             next.httpBodyStream = restartable.restarted()
         }
-        return Redirect.stripping(next, redirectedFrom: base)
+        return Redirect.stripping(next, redirectedFrom: base, alsoProtected: Set(credentialHeaders.map { $0.lowercased() }))
     }
 }

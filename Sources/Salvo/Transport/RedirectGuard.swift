@@ -8,21 +8,37 @@ import FoundationNetworking
 /// `URLSession` copies every header of the original request onto the redirected one, so a
 /// `302` to another host would receive the caller's `Authorization` (observed on Linux). Salvo
 /// sets this guard as the delegate of each task it starts whose request carries such a header
-/// (``isNeeded(for:)``): on a redirect to another scheme,
-/// host or port it removes `Authorization`, `Proxy-Authorization`, `Cookie` and every header an
-/// ``AuthTokenAction`` uses (``Redirect/stripping(_:redirectedFrom:)``), then lets the session's
-/// own delegate, if any, decide as usual. On Linux ``LinuxTransfer`` applies the whole of
+/// (``isNeeded(for:alsoProtecting:)``): on a redirect to another scheme,
+/// host or port it removes `Authorization`, `Proxy-Authorization`, `Cookie` and the headers the
+/// task's receiver names in ``ResponseReceiver/credentialHeaders``, such as the one an
+/// ``AuthTokenAction`` of the call sets (``Redirect/stripping(_:redirectedFrom:alsoProtected:)``),
+/// then lets the session's own delegate, if any, decide as usual. On Linux ``LinuxTransfer`` applies the whole of
 /// ``Redirect`` instead and forwards through ``forward(_:of:task:response:completionHandler:)``.
 final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
-    /// The one guard; it holds no per-task state.
-    static let shared = RedirectGuard()
+    /// The guard of every task whose call protects no header beyond the standard credentials.
+    static let shared = RedirectGuard(alsoProtecting: [])
 
-    /// Whether `request` carries a header the guard protects; only such requests need it.
+    /// The headers it protects besides ``Redirect/credentialHeaders``, lowercased.
+    private let alsoProtected: Set<String>
+
+    /// A guard that also protects `alsoProtected` (in any case).
+    init(alsoProtecting alsoProtected: Set<String>) {
+        self.alsoProtected = Set(alsoProtected.map { $0.lowercased() })
+    }
+
+    /// The guard for a task whose call protects `alsoProtected` too (lowercased): the shared one
+    /// when that is empty.
+    static func protecting(_ alsoProtected: Set<String>) -> RedirectGuard {
+        alsoProtected.isEmpty ? shared : RedirectGuard(alsoProtecting: alsoProtected)
+    }
+
+    /// Whether `request` carries a header a guard protects: a standard credential or one of
+    /// `alsoProtected` (lowercased). Only such requests need one.
     ///
     /// A task delegate is not free on Linux: with one set, the session's delegate queue gets more
     /// work per request, which measured ~8% of a loopback round trip (Docs/Performance.md).
-    static func isNeeded(for request: URLRequest) -> Bool {
-        !Redirect.protectedFieldNames(in: request).isEmpty
+    static func isNeeded(for request: URLRequest, alsoProtecting alsoProtected: Set<String> = []) -> Bool {
+        !Redirect.protectedFieldNames(in: request, alsoProtected: alsoProtected).isEmpty
     }
 
     /// Hands `request`, the redirected request Salvo decided on, to the delegate of `session`
@@ -34,7 +50,7 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
         response: HTTPURLResponse,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        guard let sessionDelegate = session.delegate as? any URLSessionTaskDelegate, sessionDelegate !== shared else {
+        guard let sessionDelegate = session.delegate as? any URLSessionTaskDelegate, !(sessionDelegate is RedirectGuard) else {
             completionHandler(request)
             return
         }
@@ -54,7 +70,7 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let stripped = Redirect.stripping(request, redirectedFrom: response.url ?? task.currentRequest?.url)
+        let stripped = Redirect.stripping(request, redirectedFrom: response.url ?? task.currentRequest?.url, alsoProtected: alsoProtected)
         Self.forward(stripped, of: session, task: task, response: response, completionHandler: completionHandler)
     }
 
@@ -74,9 +90,9 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
         (task.originalRequest?.httpBodyStream as? BodyStream)?.restarted()
     }
 
-    /// Whether a task for `request` needs the guard as its delegate: it carries a protected
-    /// header, or a streamed body that URLSession may ask to send again.
-    static func isDelegateNeeded(for request: URLRequest) -> Bool {
-        isNeeded(for: request) || request.httpBodyStream is BodyStream
+    /// Whether a task for `request` needs a guard as its delegate: it carries a protected header
+    /// (see ``isNeeded(for:alsoProtecting:)``), or a streamed body that URLSession may ask to send again.
+    static func isDelegateNeeded(for request: URLRequest, alsoProtecting alsoProtected: Set<String> = []) -> Bool {
+        isNeeded(for: request, alsoProtecting: alsoProtected) || request.httpBodyStream is BodyStream
     }
 }

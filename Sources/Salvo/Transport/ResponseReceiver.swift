@@ -15,6 +15,13 @@ public protocol ResponseReceiver: AnyObject, Sendable {
     /// they come rather than after the whole body; `false` lets it collect the body first.
     var readsBodyAsItArrives: Bool { get }
 
+    /// The request's header fields that carry credentials besides `Authorization`,
+    /// `Proxy-Authorization` and `Cookie`, such as the header an ``AuthTokenAction`` of the call
+    /// sets: a session that follows a redirect to another origin drops them too
+    /// (`URLRequest.redirected(by:redirectCount:credentialHeaders:)`). They belong to this
+    /// exchange only; another call's are its own.
+    var credentialHeaders: Set<String> { get }
+
     /// Receives the response head: status, headers and final URL.
     func receive(_ head: URLResponse)
 
@@ -31,6 +38,9 @@ public protocol ResponseReceiver: AnyObject, Sendable {
 extension ResponseReceiver {
     /// `false`: the body may be collected before it is reported.
     public var readsBodyAsItArrives: Bool { false }
+
+    /// None: only the headers every request protects.
+    public var credentialHeaders: Set<String> { [] }
 
     /// Ignores upload progress.
     public func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {}

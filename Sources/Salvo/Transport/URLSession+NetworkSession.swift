@@ -16,9 +16,13 @@ extension URLSession: NetworkSession {
         #if canImport(FoundationNetworking)
         return LinuxTransfer.start(request, on: self, reportingTo: receiver)
         #else
+        let alsoProtected = Set(receiver.credentialHeaders.map { $0.lowercased() })
         if receiver.readsBodyAsItArrives {
             let task = dataTask(with: request)
-            task.delegate = StreamingTaskDelegate(receiver: receiver, guardsRedirects: RedirectGuard.isNeeded(for: request))
+            task.delegate = StreamingTaskDelegate(
+                receiver: receiver,
+                redirectGuard: RedirectGuard.isNeeded(for: request, alsoProtecting: alsoProtected) ? RedirectGuard.protecting(alsoProtected) : nil
+            )
             task.resume()
             return task
         }
@@ -27,7 +31,9 @@ extension URLSession: NetworkSession {
             if let data, !data.isEmpty { receiver.receive(data) }
             receiver.finish(error)
         }
-        if RedirectGuard.isDelegateNeeded(for: request) { task.delegate = RedirectGuard.shared }
+        if RedirectGuard.isDelegateNeeded(for: request, alsoProtecting: alsoProtected) {
+            task.delegate = RedirectGuard.protecting(alsoProtected)
+        }
         task.resume()
         return task
         #endif
@@ -48,11 +54,12 @@ extension URLSession: NetworkSession {
 /// its response and data: reports them to the receiver and guards redirects like ``RedirectGuard``.
 private final class StreamingTaskDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let receiver: any ResponseReceiver
-    private let guardsRedirects: Bool
+    /// The guard of the task's redirects; `nil` when its request carries no credentials.
+    private let redirectGuard: RedirectGuard?
 
-    init(receiver: any ResponseReceiver, guardsRedirects: Bool) {
+    init(receiver: any ResponseReceiver, redirectGuard: RedirectGuard?) {
         self.receiver = receiver
-        self.guardsRedirects = guardsRedirects
+        self.redirectGuard = redirectGuard
     }
 
     func urlSession(
@@ -98,11 +105,11 @@ private final class StreamingTaskDelegate: NSObject, URLSessionDataDelegate, Sen
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        guard guardsRedirects else {
+        guard let redirectGuard else {
             completionHandler(request)
             return
         }
-        RedirectGuard.shared.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: completionHandler)
+        redirectGuard.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: completionHandler)
     }
 }
 #endif

@@ -5,7 +5,7 @@ import FoundationNetworking
 import Salvo
 import Testing
 
-// The example in `URLRequest.redirected(by:redirectCount:)`'s documentation, kept here so it cannot rot.
+// The example in `URLRequest.redirected(by:redirectCount:credentialHeaders:)`'s documentation, kept here so it cannot rot.
 
 func sendFollowingRedirects(
     _ original: URLRequest,

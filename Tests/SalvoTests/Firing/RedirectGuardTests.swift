@@ -14,10 +14,11 @@ import Testing
     }
 
     @Test func aHeaderAnAuthActionUsesIsGuarded() throws {
-        _ = AuthTokenAction(for: ServerConfig(host: "api.test"), headerName: "X-Guard-Check-Key") { nil }
+        let auth = AuthTokenAction(for: ServerConfig(host: "api.test"), headerName: "X-Guard-Check-Key") { nil }
+        let protected = AuthTokenAction.headers(setBy: [auth])
         var request = URLRequest(url: try #require(URL(string: "https://api.test/a")))
         request.setValue("k", forHTTPHeaderField: "x-guard-check-key")
-        #expect(RedirectGuard.isNeeded(for: request))
+        #expect(RedirectGuard.isNeeded(for: request, alsoProtecting: protected))
     }
 
     @Test func aRequestWithoutCredentialsNeedsNoGuard() throws {

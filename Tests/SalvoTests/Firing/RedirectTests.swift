@@ -5,7 +5,7 @@ import FoundationNetworking
 import Testing
 @testable import Salvo
 
-/// `URLRequest.redirected(by:redirectCount:)`: the one rule set Linux `URLSession`, the mock
+/// `URLRequest.redirected(by:redirectCount:credentialHeaders:)`: the one rule set Linux `URLSession`, the mock
 /// session and other transports follow redirects by.
 @Suite struct RedirectTests {
     private static let start = "https://api.test/start"
@@ -82,9 +82,9 @@ import Testing
 
     @Test(arguments: ["https://other.test/b", "http://api.test/b", "https://api.test:8443/b", "//elsewhere.test/c"])
     func leavingTheOriginDropsCredentials(_ location: String) throws {
-        _ = AuthTokenAction(for: ServerConfig(host: "api.test"), headerName: "X-Redirect-Key") { nil }
+        let auth = AuthTokenAction(for: ServerConfig(host: "api.test"), headerName: "X-Redirect-Key") { nil }
         let original = try request(headers: ["Authorization": "Bearer secret", "Proxy-Authorization": "p", "Cookie": "s=1", "X-Redirect-Key": "k", "Accept": "json"])
-        let next = try #require(try original.redirected(by: response(302, location: location), redirectCount: 0))
+        let next = try #require(try original.redirected(by: response(302, location: location), redirectCount: 0, credentialHeaders: [auth.headerName]))
         for name in ["Authorization", "Proxy-Authorization", "Cookie", "X-Redirect-Key"] {
             #expect(next.value(forHTTPHeaderField: name) == nil, "\(name)")
         }

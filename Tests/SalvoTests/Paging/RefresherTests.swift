@@ -77,5 +77,5 @@ import Testing
 
 extension Refresher {
     /// How many callers wait for the refresh in flight.
-    var waiterCount: Int { core.withLock { $0.load?.waiters.count ?? 0 } }
+    var waiterCount: Int { loader.read { _, load in load?.waiters.count ?? 0 } }
 }

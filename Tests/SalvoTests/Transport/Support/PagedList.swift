@@ -80,5 +80,5 @@ func waitUntil(_ seconds: Double = 10, _ condition: @escaping @Sendable () async
 
 extension Pager {
     /// How many callers wait for the load in flight.
-    var waiterCount: Int { core.withLock { $0.load?.waiters.count ?? 0 } }
+    var waiterCount: Int { loader.read { _, load in load?.waiters.count ?? 0 } }
 }

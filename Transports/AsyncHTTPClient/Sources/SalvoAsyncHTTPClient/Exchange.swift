@@ -35,6 +35,9 @@ final class Exchange: NetworkSessionTask {
     /// Whether the request as fired carried a `Cookie` header of the caller's own, which stored
     /// cookies never replace.
     private let hasCallersCookieHeader: Bool
+    /// The receiver's ``ResponseReceiver/credentialHeaders``: headers of the call's auth actions,
+    /// dropped with the standard credentials when a redirect leaves the origin.
+    private let credentialHeaders: Set<String>
     private let state: NIOLockedValueBox<State>
 
     private init(_ request: URLRequest, session: AsyncHTTPClientSession, receiver: any ResponseReceiver) {
@@ -43,6 +46,7 @@ final class Exchange: NetworkSessionTask {
         eventLoop = session.client.eventLoopGroup.any()
         idleTimeout = IdleTimeout.amount(for: request.timeoutInterval)
         hasCallersCookieHeader = request.value(forHTTPHeaderField: "Cookie") != nil
+        credentialHeaders = receiver.credentialHeaders
         state = NIOLockedValueBox(State(request: request, lastActivity: .now()))
     }
 
@@ -154,7 +158,7 @@ final class Exchange: NetworkSessionTask {
         let redirectCount = state.withLockedValue { $0.redirectCount }
         let next: URLRequest?
         do {
-            next = try request.redirected(by: response, redirectCount: redirectCount)
+            next = try request.redirected(by: response, redirectCount: redirectCount, credentialHeaders: credentialHeaders)
         } catch {
             return .fail(error)
         }
