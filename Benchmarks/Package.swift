@@ -1,9 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Salvo's benchmarks, a package of their own so the library stays dependency-free.
-//   swift package benchmark                                 (from this directory)
-//   swift run -c release salvo-bench-ratios                 (paired ratios)
+// Salvo's benchmarks, a package of their own so the library stays dependency-free: one library of
+// workloads and three tools that measure them. From this directory:
+//   swift package benchmark                                 (time and mallocs, package-benchmark)
+//   swift run -c release salvo-bench-ratios                 (paired ratios: the verdicts)
 //   swift run -c release salvo-bench-instructions           (instructions per op, callgrind)
 // See Docs/Performance.md for what they measure and the latest numbers.
 let package = Package(
@@ -18,7 +19,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
-        // The work both tools measure, each Salvo side next to its baseline.
+        // The work measured, each Salvo side next to its baseline, and the servers it fires at.
         .target(
             name: "SalvoWorkloads",
             dependencies: [
@@ -29,9 +30,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        // Heap bytes in use (glibc mallinfo2), for the pager's memory check.
+        // Heap bytes in use (glibc mallinfo2), for the memory checks.
         .target(name: "CHeapUsage"),
-        // package-benchmark suite: time and mallocs per benchmark and per baseline.
+        // The package-benchmark suite: time and mallocs of each side (its path is the plugin's convention).
         .executableTarget(
             name: "SalvoBenchmarks",
             dependencies: [

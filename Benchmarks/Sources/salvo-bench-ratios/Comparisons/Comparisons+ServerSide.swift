@@ -29,14 +29,14 @@ extension Comparisons {
             Comparison(
                 name: serverSideName(concurrency: concurrency), baselineName: "raw AsyncHTTPClient execute + collect",
                 target: .ratio(atMost: 1.10), judged: .wallClock, operationsPerBatch: requests,
-                salvo: { try await ServerSideFiring.run(count: requests, concurrency: concurrency) { try await firing.salvoOnce() } },
-                baseline: { try await ServerSideFiring.run(count: requests, concurrency: concurrency) { try await firing.rawAsyncHTTPClientOnce() } }
+                salvo: { try await runConcurrently(count: requests, concurrency: concurrency) { try await firing.salvoOnce() } },
+                baseline: { try await runConcurrently(count: requests, concurrency: concurrency) { try await firing.rawAsyncHTTPClientOnce() } }
             ),
             Comparison(
                 name: serverSideName(concurrency: concurrency, againstURLSession: true), baselineName: "raw URLSession.data(for:)",
                 target: .ratio(atMost: 0.5), judged: .wallClock, operationsPerBatch: requests,
-                salvo: { try await ServerSideFiring.run(count: requests, concurrency: concurrency) { try await firing.salvoOnce() } },
-                baseline: { try await ServerSideFiring.run(count: requests, concurrency: concurrency) { try await firing.rawURLSessionOnce() } }
+                salvo: { try await runConcurrently(count: requests, concurrency: concurrency) { try await firing.salvoOnce() } },
+                baseline: { try await runConcurrently(count: requests, concurrency: concurrency) { try await firing.rawURLSessionOnce() } }
             ),
         ] } + [
             Comparison(

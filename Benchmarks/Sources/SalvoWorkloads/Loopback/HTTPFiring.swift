@@ -71,29 +71,16 @@ public struct HTTPFiring: Sendable {
 
     /// Runs `count` raw completion-handler requests, `concurrency` at a time.
     public func rawCompletionHandler(count: Int, concurrency: Int) async throws {
-        try await Self.run(count: count, concurrency: concurrency) { try await rawCompletionHandlerOnce() }
+        try await runConcurrently(count: count, concurrency: concurrency) { try await rawCompletionHandlerOnce() }
     }
 
     /// Runs `count` Salvo requests, `concurrency` at a time.
     public func salvo(count: Int, concurrency: Int) async throws {
-        try await Self.run(count: count, concurrency: concurrency) { try await salvoOnce() }
+        try await runConcurrently(count: count, concurrency: concurrency) { try await salvoOnce() }
     }
 
     /// Runs `count` raw requests, `concurrency` at a time.
     public func raw(count: Int, concurrency: Int) async throws {
-        try await Self.run(count: count, concurrency: concurrency) { try await rawOnce() }
-    }
-
-    /// `concurrency` workers each doing their share of `count` requests one after another.
-    private static func run(count: Int, concurrency: Int, _ once: @escaping @Sendable () async throws -> Void) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for worker in 0..<concurrency {
-                let share = count / concurrency + (worker < count % concurrency ? 1 : 0)
-                group.addTask {
-                    for _ in 0..<share { try await once() }
-                }
-            }
-            try await group.waitForAll()
-        }
+        try await runConcurrently(count: count, concurrency: concurrency) { try await rawOnce() }
     }
 }

@@ -81,17 +81,6 @@ public final class ServerSideFiring: Sendable {
         }
     }
 
-    /// Runs `count` requests of `once`, `concurrency` at a time.
-    public static func run(count: Int, concurrency: Int, _ once: @escaping @Sendable () async throws -> Void) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for worker in 0..<concurrency {
-                let share = count / concurrency + (worker < count % concurrency ? 1 : 0)
-                group.addTask { for _ in 0..<share { try await once() } }
-            }
-            try await group.waitForAll()
-        }
-    }
-
     // MARK: - 12: streaming
 
     /// The large file through `for try await chunk in call.bytes()` over AsyncHTTPClient; returns the bytes read.

@@ -17,30 +17,19 @@ struct MemoryProbe {
     /// Runs this tool with `arguments` in a child process whose `TMPDIR` is a new folder, and
     /// reads the measurement it prints; `label` names the run in the line echoed to stderr.
     static func inChild(_ arguments: [String], label: String) throws -> MemoryProbe {
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: temporary) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = temporary.path
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let child = try withTemporaryFolder(named: "salvo-bench") { temporary in
+            try ChildProcess.run(ChildProcess.thisExecutable, arguments, reading: .standardOutput, temporaryDirectory: temporary)
+        }
+        let text = child.output
         let fields = Dictionary(text.split(whereSeparator: \.isWhitespace).compactMap { pair -> (String, String)? in
             let parts = pair.split(separator: "=", maxSplits: 1)
             return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
         }, uniquingKeysWith: { _, last in last })
-        guard process.terminationStatus == 0, let growth = fields["growth"].flatMap(Int.init),
+        guard child.status == 0, let growth = fields["growth"].flatMap(Int.init),
               let backlog = fields["backlog"].flatMap(Int.init), let seconds = fields["seconds"].flatMap(Double.init),
               let heapAtPeak = fields["heapAtPeak"].flatMap(Int.init)
         else {
-            throw WorkloadError("memory probe \(label) failed (status \(process.terminationStatus)): \(text)")
+            throw WorkloadError("memory probe \(label) failed (status \(child.status)): \(text)")
         }
         FileHandle.standardError.write(Data("  \(label): \(text)".utf8))
         return MemoryProbe(growth: growth, backlog: backlog, seconds: seconds, heapAtPeak: heapAtPeak)

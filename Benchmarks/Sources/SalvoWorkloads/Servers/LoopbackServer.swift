@@ -16,6 +16,7 @@ public final class LoopbackServer: Sendable {
             return path
         }
         return URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()  // Servers
             .deletingLastPathComponent()  // SalvoWorkloads
             .deletingLastPathComponent()  // Sources
             .deletingLastPathComponent()  // Benchmarks

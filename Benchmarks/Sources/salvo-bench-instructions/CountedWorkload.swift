@@ -1,0 +1,83 @@
+import Foundation
+import SalvoWorkloads
+
+/// One side of a counted workload.
+struct Side {
+    let name: String
+    /// Runs `count` operations.
+    let run: @Sendable (Int) throws -> Void
+    /// Sets up for `count` operations before the counters are zeroed (writes an upload's files).
+    var prepare: @Sendable (Int) throws -> Void = { _ in }
+}
+
+/// A workload whose sides are counted, the Salvo side first.
+struct CountedWorkload {
+    let name: String
+    /// Operations per count relative to `--count` (HTTP requests are ~100× an in-process firing).
+    let scale: Double
+    let sides: [Side]
+}
+
+/// The workloads counted: the in-process ones always, benchmark 11's when the driver handed the
+/// children nginx's URL, and the loopback ones when there is a `baseURL`.
+func workloads(baseURL: URL?) throws -> [CountedWorkload] {
+    let firing = MockFiring()
+    let pipeline = MockFiring(firingFunction: .session(CannedSession(body: MockFiring.body)))
+    var list = [
+        CountedWorkload(name: "2 mock fire to dataHandler", scale: 1, sides: [
+            Side(name: "Salvo: configure + fire") { count in for _ in 0..<count { firing.fire() } },
+            Side(name: "baseline: configure") { count in for _ in 0..<count { sink(firing.configure()) } },
+        ]),
+        CountedWorkload(name: "2b same, canned session (pipeline only)", scale: 1, sides: [
+            Side(name: "Salvo: configure + fire") { count in for _ in 0..<count { pipeline.fire() } },
+            Side(name: "baseline: configure") { count in for _ in 0..<count { sink(pipeline.configure()) } },
+        ]),
+    ]
+    if let nginx = ProcessInfo.processInfo.environment[serverSideURLVariable].flatMap(URL.init(string:)) {
+        // Benchmark 11 at concurrency 1: the same small file from nginx through each client.
+        let serverSide = try ServerSideFiring(baseURL: nginx, byteCount: 1, maxConnections: 1)
+        list.append(CountedWorkload(name: "11 AsyncHTTPClient transport, per request", scale: 0.1, sides: [
+            Side(name: "Salvo over AsyncHTTPClient: NetCall.response()") { count in try blocking { for _ in 0..<count { try await serverSide.salvoOnce() } } },
+            Side(name: "raw AsyncHTTPClient execute + collect") { count in try blocking { for _ in 0..<count { try await serverSide.rawAsyncHTTPClientOnce() } } },
+            Side(name: "raw URLSession.data(for:)") { count in try blocking { for _ in 0..<count { try await serverSide.rawURLSessionOnce() } } },
+        ]))
+    }
+    if let baseURL {
+        let http = try HTTPFiring(baseURL: baseURL, maxConnections: 1)
+        list.append(CountedWorkload(name: "5 HTTP, concurrency 1", scale: 0.1, sides: [
+            Side(name: "Salvo: NetCall.response()") { count in try blocking { for _ in 0..<count { try await http.salvoOnce() } } },
+            Side(name: "URLSession.data(for:)") { count in try blocking { for _ in 0..<count { try await http.rawOnce() } } },
+            Side(name: "URLSession.dataTask(with:completionHandler:)") { count in
+                try blocking { for _ in 0..<count { try await http.rawCompletionHandlerOnce() } }
+            },
+        ]))
+        let streaming = try ByteStreaming(baseURL: baseURL, byteCount: 1 << 20)
+        list.append(CountedWorkload(name: "8 Streaming, per MiB", scale: 0.032, sides: [
+            Side(name: "Salvo: for try await chunk in call.bytes()") { count in
+                try blocking { _ = try await streaming.salvo(consumingAtMost: nil, byteCount: count << 20) }
+            },
+            Side(name: "URLSession session-level data delegate") { count in
+                try blocking { _ = try await streaming.raw(consumingAtMost: nil, byteCount: count << 20) }
+            },
+        ]))
+        let download = try FileDownload(baseURL: baseURL, byteCount: 1 << 20)
+        list.append(CountedWorkload(name: "9 Download to a file, per MiB", scale: 0.032, sides: [
+            Side(name: "Salvo: call.download(to:)") { count in try blocking { try await download.salvo(byteCount: count << 20) } },
+        ] + [FileDownload.RawMethod.downloadTask, .dataDelegate].map { method in
+            Side(name: "raw \(method.rawValue)") { count in try blocking { try await download.raw(method, byteCount: count << 20) } }
+        }))
+        let uploads = PreparedUploads(baseURL: baseURL)
+        list.append(CountedWorkload(name: "10 Multipart upload, per MiB", scale: 0.032, sides: [
+            Side(name: "Salvo: .multipart with a file part", run: { count in
+                try blocking { try await uploads.upload(count) { upload, files in try await upload.salvo(files) } }
+            }, prepare: uploads.prepare),
+            Side(name: "raw bodyStream", run: { count in
+                try blocking { try await uploads.upload(count) { upload, files in try await upload.raw(.bodyStream, files) } }
+            }, prepare: uploads.prepare),
+        ]))
+    }
+    return list
+}
+
+/// The environment variable that hands the children the nginx of benchmark 11.
+let serverSideURLVariable = "SALVO_BENCH_NGINX_URL"
