@@ -89,6 +89,6 @@ import SalvoTesting
         var server = ServerConfig(host: "api.test")
         server.actions = [ValidationAction.json]
         NetCall(server: server, endpoint: .get("/x"), responder: log.responder, callbackQueue: .immediate, firingFunction: session.firingFunction).fire()
-        #expect(await log.waitForOutcome().contains { if case .error(.unacceptableResponse) = $0 { return true } else { return false } })
+        #expect(await log.waitForOutcome(timeout: 10).contains { if case .error(.unacceptableResponse) = $0 { return true } else { return false } })
     }
 }

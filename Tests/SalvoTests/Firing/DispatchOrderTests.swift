@@ -37,14 +37,14 @@ import SalvoTesting
     func handlersRunInDocumentedOrderExactlyOnce(_ testCase: Case) async {
         let log = ResponderLog()
         testCall(.get("/thing"), session: ScriptedSession(testCase.reply), log: log).fire()
-        #expect(await log.waitForOutcome() == testCase.expected)
+        #expect(await log.waitForOutcome(timeout: 10) == testCase.expected)
     }
 
     @Test func invalidRequestSkipsTaskAndResponseHandlersAndNeverReachesTheSession() async {
         let log = ResponderLog()
         let session = ScriptedSession(.status(200))
         testCall(.get("/thing"), server: ServerConfig(host: "bad host"), session: session, log: log).fire()
-        #expect(await log.waitForOutcome().map(\.description) == ["error(invalidRequest host)", "errorData(nil)"])
+        #expect(await log.waitForOutcome(timeout: 10).map(\.description) == ["error(invalidRequest host)", "errorData(nil)"])
         #expect(session.requests.isEmpty)
     }
 
@@ -54,7 +54,7 @@ import SalvoTesting
         let task = testCall(.get("/slow"), session: session, log: log).fire()
         task.cancel()
         task.cancel()
-        #expect(await log.waitForOutcome() == [.task, .noResponse, .error(.cancelled), .errorData(nil)])
+        #expect(await log.waitForOutcome(timeout: 10) == [.task, .noResponse, .error(.cancelled), .errorData(nil)])
         #expect(task.isCancelled)
         #expect(task.isFinished)
         #expect(session.requests.count == 1)
@@ -63,7 +63,7 @@ import SalvoTesting
     @Test func cancellingAFinishedTaskChangesNothing() async {
         let log = ResponderLog()
         let task = testCall(.get("/x"), session: ScriptedSession(.status(200)), log: log).fire()
-        let events = await log.waitForOutcome()
+        let events = await log.waitForOutcome(timeout: 10)
         task.cancel()
         #expect(!task.isCancelled)
         #expect(events.count == 4)
@@ -82,7 +82,7 @@ import SalvoTesting
             dataHandler: { _ in onQueue.withLock { $0.append(DispatchQueue.getSpecific(key: key) == true) } }
         ))
         call.fire()
-        _ = await log.waitForOutcome()
+        _ = await log.waitForOutcome(timeout: 10)
         #expect(onQueue.withLock { $0 } == [true, true])
     }
 
@@ -94,7 +94,7 @@ import SalvoTesting
         var call = testCall(.get("/x"), session: ScriptedSession(.status(200)), log: recorded)
         call.responder = first.combined(with: second).combined(with: recorded.responder)
         call.fire()
-        _ = await recorded.waitForOutcome()
+        _ = await recorded.waitForOutcome(timeout: 10)
         #expect(log.withLock { $0 } == ["first", "second"])
     }
 
@@ -102,7 +102,7 @@ import SalvoTesting
         let log = ResponderLog()
         let fireable: any Fireable = testCall(.get("/x"), session: ScriptedSession(.status(200)), log: log)
         fireable.fire()
-        #expect(await log.waitForOutcome().last == .data(Data()))
+        #expect(await log.waitForOutcome(timeout: 10).last == .data(Data()))
     }
 
     /// A call to `server` firing through `session`, with immediate callbacks into `log`.
