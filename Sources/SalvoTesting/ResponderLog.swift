@@ -28,6 +28,12 @@ public final class ResponderLog: Sendable {
     /// Whether the last handler of an outcome has run.
     public var isFinished: Bool { state.withLock { $0.isFinished } }
 
+    /// How many outcomes the responder received: exactly one for each firing, however it ended.
+    public var outcomeCount: Int {
+        let events = events
+        return events.indices.filter { events[$0].isTerminal(after: $0 > 0 ? events[$0 - 1] : nil) }.count
+    }
+
     /// A responder that records into this log.
     public var responder: NetworkResponder {
         NetworkResponder(

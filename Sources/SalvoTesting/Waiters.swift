@@ -4,7 +4,15 @@ import Salvo
 /// Lets async code wait, with a time limit, for a condition another thread makes true.
 ///
 /// Each waiter resumes exactly once: when ``signal()`` finds its condition true, or at its deadline.
-final class Waiters: Sendable {
+///
+/// ```swift
+/// let isDelivered = Locked(false)
+/// let waiters = Waiters()
+/// call.responder.dataHandler = { _ in isDelivered.withLock { $0 = true }; waiters.signal() }
+/// call.fire()
+/// #expect(await waiters.wait(timeout: 5) { isDelivered.withLock { $0 } })
+/// ```
+public final class Waiters: Sendable {
     private struct Waiter {
         let isSatisfied: @Sendable () -> Bool
         let continuation: CheckedContinuation<Bool, Never>
@@ -12,10 +20,13 @@ final class Waiters: Sendable {
 
     private let waiters = Locked<[UUID: Waiter]>([:])
 
+    /// No one waiting yet.
+    public init() {}
+
     /// Waits until `isSatisfied` holds (checked now and on every ``signal()``) or `timeout` seconds pass.
     ///
     /// - Returns: whether the condition held before the deadline.
-    func wait(timeout: TimeInterval, until isSatisfied: @escaping @Sendable () -> Bool) async -> Bool {
+    public func wait(timeout: TimeInterval, until isSatisfied: @escaping @Sendable () -> Bool) async -> Bool {
         if isSatisfied() { return true }
         let id = UUID()
         return await withCheckedContinuation { continuation in
@@ -28,7 +39,7 @@ final class Waiters: Sendable {
     }
 
     /// Resumes every waiter whose condition now holds.
-    func signal() {
+    public func signal() {
         let ready = waiters.withLock { waiters in
             let ids = waiters.filter { $0.value.isSatisfied() }.map(\.key)
             return ids.compactMap { waiters.removeValue(forKey: $0) }

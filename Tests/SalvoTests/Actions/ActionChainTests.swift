@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Salvo
+import SalvoTesting
 
 /// An action that writes what it sees to a transcript and decides with a closure.
 private struct Probe: NetworkAction {
@@ -41,7 +42,7 @@ private final class CountingAction: NetworkAction {
     private func call(_ session: ScriptedSession, server serverActions: [any NetworkAction], call callActions: [any NetworkAction]) -> NetCall {
         var server = server
         server.actions = serverActions
-        return NetCall(server: server, endpoint: .get("/items"), actions: callActions, callbackQueue: .immediate, firingFunction: session.firing)
+        return NetCall(server: server, endpoint: .get("/items"), actions: callActions, callbackQueue: .immediate, firingFunction: session.firingFunction)
     }
 
     @Test func prepareRunsServerActionsThenCallActionsEachGettingThePreviousOutput() async throws {
@@ -112,7 +113,7 @@ private final class CountingAction: NetworkAction {
         let session = ScriptedSession(.status(200))
         let call = call(session, server: [ThrowingAction(error: NoSecret())], call: [])
         let result = await result(of: call)
-        #expect(session.count == 0)
+        #expect(session.requests.count == 0)
         guard case .failure(.refusedByAction(let error)) = result else {
             Issue.record("expected refusedByAction, got \(result)")
             return
@@ -159,7 +160,7 @@ private final class CountingAction: NetworkAction {
         call.fire()
         try await delivered.wait()
         #expect(counter.prepares.withLock { $0 } == 1)
-        #expect(session.count == 1)
+        #expect(session.requests.count == 1)
         #expect(done.all == ["data"])
     }
 
@@ -179,7 +180,7 @@ private final class CountingAction: NetworkAction {
         #expect(errors.all == ["cancelled"])
         // "No further attempt" has no event to await: give a wrongly scheduled retry time to show.
         try await Task.sleep(nanoseconds: 200_000_000)
-        #expect(session.count == 1)
+        #expect(session.requests.count == 1)
     }
 
     @Test func mockFiringRunsTheSameChain() async throws {

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Salvo
+import SalvoTesting
 
 @Suite struct AuthTokenActionTests {
     private let api = ServerConfig(scheme: "https", host: "api.test")
@@ -15,7 +16,7 @@ import Testing
         header: String = "Authorization"
     ) async throws -> String? {
         let session = ScriptedSession(.status(200))
-        let call = NetCall(server: server ?? api, endpoint: endpoint, actions: [action], callbackQueue: .immediate, firingFunction: session.firing)
+        let call = NetCall(server: server ?? api, endpoint: endpoint, actions: [action], callbackQueue: .immediate, firingFunction: session.firingFunction)
         _ = await result(of: call)
         let request = try #require(session.requests.first)
         return request.value(forHTTPHeaderField: header)
@@ -65,9 +66,9 @@ import Testing
         let session = ScriptedSession(.status(200))
         let auth = AuthTokenAction(for: api) { throw KeychainLocked() }
         let call = NetCall(server: api, endpoint: Endpoint.get("/me").requiringAuthentication(), actions: [auth],
-                           callbackQueue: .immediate, firingFunction: session.firing)
+                           callbackQueue: .immediate, firingFunction: session.firingFunction)
         let outcome = await result(of: call)
-        #expect(session.count == 0)
+        #expect(session.requests.count == 0)
         guard case .failure(.refusedByAction(let error)) = outcome else { Issue.record("got \(outcome)"); return }
         #expect(error is KeychainLocked)
     }
@@ -76,9 +77,9 @@ import Testing
         let session = ScriptedSession(.status(200))
         let auth = AuthTokenAction(for: api) { "abc\r\nX-Evil: 1" }
         let call = NetCall(server: api, endpoint: Endpoint.get("/me").requiringAuthentication(), actions: [auth],
-                           callbackQueue: .immediate, firingFunction: session.firing)
+                           callbackQueue: .immediate, firingFunction: session.firingFunction)
         let outcome = await result(of: call)
-        #expect(session.count == 0)
+        #expect(session.requests.count == 0)
         guard case .failure(.invalidRequest(let problem)) = outcome else { Issue.record("got \(outcome)"); return }
         #expect(problem.part == .header)
     }
@@ -91,7 +92,7 @@ import Testing
         let endpoint = Endpoint.get("/me").requiringAuthentication()
         for server in [production, staging] {
             let session = ScriptedSession(.status(200))
-            let call = NetCall(server: server, endpoint: endpoint, callbackQueue: .immediate, firingFunction: session.firing)
+            let call = NetCall(server: server, endpoint: endpoint, callbackQueue: .immediate, firingFunction: session.firingFunction)
             _ = await result(of: call)
             let request = try #require(session.requests.first)
             #expect(request.url?.host == server.host)

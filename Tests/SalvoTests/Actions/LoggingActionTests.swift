@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Salvo
+import SalvoTesting
 
 @Suite struct LoggingActionTests {
     private let server = ServerConfig(scheme: "https", host: "api.test")
@@ -15,13 +16,13 @@ import Testing
     ) async -> Transcript {
         let transcript = Transcript()
         let session = ScriptedSession(reply)
-        let call = NetCall(server: server, endpoint: endpoint, actions: [logging(transcript)], callbackQueue: .immediate, firingFunction: session.firing)
+        let call = NetCall(server: server, endpoint: endpoint, actions: [logging(transcript)], callbackQueue: .immediate, firingFunction: session.firingFunction)
         _ = await result(of: call)
         return transcript
     }
 
     @Test func writesOneLineForTheRequestAndOneForTheResponse() async throws {
-        let transcript = await log(.get("/users", query: ["page": "2"]), reply: .status(200, body: "[1,2,3]"))
+        let transcript = await log(.get("/users", query: ["page": "2"]), reply: .status(200, body: Data("[1,2,3]".utf8)))
         #expect(transcript.all.count == 2)
         #expect(transcript.all.first == "→ GET https://api.test/users?page=2")
         let response = try #require(transcript.all.last)
@@ -48,7 +49,7 @@ import Testing
             .header("Cookie", "session=c-secret")
             .header("Proxy-Authorization", "Basic p-secret")
             .header("X-Api-Key", "x-secret")
-        let reply = ScriptedSession.Reply.status(200, headers: ["Set-Cookie": "session=s-secret", "X-Request-Id": "r-1"], body: "{}")
+        let reply = ScriptedSession.Reply.status(200, headers: ["Set-Cookie": "session=s-secret", "X-Request-Id": "r-1"], body: Data("{}".utf8))
         let transcript = await log(endpoint, reply: reply) {
             LoggingAction(includesHeaders: true, redaction: .default.adding(headers: ["X-Api-Key"], queryKeys: ["api_key"]), sink: $0.append)
         }
@@ -63,7 +64,7 @@ import Testing
 
     @Test func jsonBodiesArePrettyPrintedWithSecretFieldsHidden() async throws {
         let body = #"{"user":{"name":"Ann","password":"pw-secret"},"items":[1,2]}"#
-        let transcript = await log(.get("/me"), reply: .status(200, headers: ["Content-Type": "application/json"], body: body)) {
+        let transcript = await log(.get("/me"), reply: .status(200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))) {
             LoggingAction(includesBodies: true, redaction: .default.adding(queryKeys: ["password"]), sink: $0.append)
         }
         let response = try #require(transcript.all.last)
@@ -75,7 +76,7 @@ import Testing
     @Test func aSecretTheServerEchoesBackIsRedactedInTheBody() async throws {
         let endpoint = Endpoint.get("/echo", query: ["sig": "sig-secret"]).header("Authorization", "Bearer echo-secret")
         let body = #"{"headers":[["Authorization","Bearer echo-secret"]],"query":"sig=sig-secret"}"#
-        let transcript = await log(endpoint, reply: .status(200, body: body)) {
+        let transcript = await log(endpoint, reply: .status(200, body: Data(body.utf8))) {
             LoggingAction(includesBodies: true, redaction: .default.adding(queryKeys: ["sig"]), sink: $0.append)
         }
         #expect(!transcript.text.contains("echo-secret"))
@@ -83,7 +84,7 @@ import Testing
     }
 
     @Test func longBodiesAreCutAtTheLimit() async throws {
-        let transcript = await log(.get("/text"), reply: .status(200, body: String(repeating: "a", count: 500))) {
+        let transcript = await log(.get("/text"), reply: .status(200, body: Data(String(repeating: "a", count: 500).utf8))) {
             LoggingAction(includesBodies: true, bodyLimit: 100, sink: $0.append)
         }
         let response = try #require(transcript.all.last)
@@ -109,7 +110,7 @@ import Testing
             AuthTokenAction(for: server) { "t-secret" },
             LoggingAction(includesHeaders: true, sink: transcript.append),
         ]
-        let call = NetCall(server: server, endpoint: Endpoint.get("/me").requiringAuthentication(), callbackQueue: .immediate, firingFunction: session.firing)
+        let call = NetCall(server: server, endpoint: Endpoint.get("/me").requiringAuthentication(), callbackQueue: .immediate, firingFunction: session.firingFunction)
         _ = try await withTimeout { try await call.response() }
         #expect(transcript.all.map { $0.prefix(5) } == ["→ GET", "← 503", "→ GET", "← 200"])
         #expect(transcript.text.contains("Authorization: <redacted>"))

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Salvo
+import SalvoTesting
 
 /// A token store and a scripted server that accepts only its current token.
 private final class TokenWorld: Sendable {
@@ -18,7 +19,7 @@ private final class TokenWorld: Sendable {
     init() {
         session = ScriptedSession { [serverToken] request, _ in
             request.value(forHTTPHeaderField: "Authorization") == "Bearer " + serverToken.withLock { $0 }
-                ? .status(200, body: "ok") : .status(401)
+                ? .status(200, body: Data("ok".utf8)) : .status(401)
         }
     }
 
@@ -43,7 +44,7 @@ private final class TokenWorld: Sendable {
         var server = server
         server.actions = [refresher, auth]
         return NetCall(server: server, endpoint: Endpoint(method: method, path: "/me").requiringAuthentication(),
-                       callbackQueue: .immediate, firingFunction: session.firing)
+                       callbackQueue: .immediate, firingFunction: session.firingFunction)
     }
 }
 
@@ -104,7 +105,7 @@ private struct RefreshDenied: Error {}
         refreshCall.withLock { $0 = refresh }
         let outcome = await result(of: world.call(refresher))
         #expect(attempts.withLock { $0 } == 1)
-        #expect(world.session.count == 2)
+        #expect(world.session.requests.count == 2)
         guard case .failure(.unacceptableResponse(let problem)) = outcome else { Issue.record("got \(outcome)"); return }
         #expect((problem.underlying as? NetworkError)?.statusCode == 401)
     }
@@ -124,7 +125,7 @@ private struct RefreshDenied: Error {}
         let refresher = TokenRenewalAction(maxRenewals: 2) { [world] in world.refreshes.withLock { $0 += 1 } }
         let outcome = await result(of: world.call(refresher))
         #expect(world.refreshes.withLock { $0 } == 2)
-        #expect(world.session.count == 3)
+        #expect(world.session.requests.count == 3)
         guard case .failure(.unacceptableResponse(let problem)) = outcome else { Issue.record("got \(outcome)"); return }
         #expect(problem.reason.contains("renewed 2 times"))
     }
@@ -133,7 +134,7 @@ private struct RefreshDenied: Error {}
         let world = TokenWorld()
         let response = try await withTimeout { try await world.call(world.refresher(delay: 0), method: .post).response() }
         #expect(response.statusCode == 200)
-        #expect(world.session.count == 2)
+        #expect(world.session.requests.count == 2)
     }
 
     @Test func otherStatusesPassUntouched() async throws {

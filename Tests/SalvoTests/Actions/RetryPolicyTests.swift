@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Salvo
+import SalvoTesting
 
 @Suite struct RetryActionTests {
     private let server = ServerConfig(scheme: "https", host: "api.test")
@@ -102,20 +103,20 @@ import Testing
     }
 
     @Test func firesUntilSuccessWithinTheAttemptLimit() async throws {
-        let session = ScriptedSession(.status(503), .failure(.networkConnectionLost), .status(200, body: "ok"))
+        let session = ScriptedSession(.status(503), .failure(.networkConnectionLost), .status(200, body: Data("ok".utf8)))
         let call = NetCall(server: server, endpoint: .get("/x"), actions: [RetryAction(baseDelay: 0.001)],
-                           callbackQueue: .immediate, firingFunction: session.firing)
+                           callbackQueue: .immediate, firingFunction: session.firingFunction)
         let response = try await withTimeout { try await call.response() }
         #expect(String(decoding: response.data, as: UTF8.self) == "ok")
-        #expect(session.count == 3)
+        #expect(session.requests.count == 3)
     }
 
     @Test func givesTheLastFailureToTheCallerWhenAttemptsRunOut() async throws {
         let session = ScriptedSession(.status(503))
         let call = NetCall(server: server, endpoint: .get("/x"), actions: [RetryAction(maxAttempts: 2, baseDelay: 0.001)],
-                           callbackQueue: .immediate, firingFunction: session.firing)
+                           callbackQueue: .immediate, firingFunction: session.firingFunction)
         let outcome = await result(of: call)
-        #expect(session.count == 2)
+        #expect(session.requests.count == 2)
         guard case .failure(let error) = outcome else { Issue.record("expected failure"); return }
         #expect(error.statusCode == 503)
     }

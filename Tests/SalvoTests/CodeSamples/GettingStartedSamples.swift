@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import Salvo
+import SalvoTesting
 
 // The code in README.md and Docs/GettingStarted.md, kept here so it cannot rot.
 
@@ -120,7 +121,7 @@ func typedErrors() async {
 @Suite struct GettingStartedSamples {
     private func offline(_ call: NetCall, status: Int = 200, body: String) -> NetCall {
         var call = call
-        call.firingFunction = .session(CannedSession(status: status, body: Data(body.utf8)))
+        call.firingFunction = ScriptedSession(.status(status, body: Data(body.utf8))).firingFunction
         return call
     }
 
@@ -157,21 +158,5 @@ func typedErrors() async {
         } catch {
             #expect(error.body == APIProblem(message: "exists"))
         }
-    }
-}
-
-/// Answers every request with one status and body.
-struct CannedSession: NetworkSession {
-    let status: Int
-    let body: Data
-
-    func start(_ request: URLRequest, completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> any NetworkSessionTask {
-        let response = HTTPURLResponse(url: request.url ?? URL(fileURLWithPath: "/"), statusCode: status, httpVersion: nil, headerFields: nil)
-        completion(body, response, nil)
-        return NoTask()
-    }
-
-    struct NoTask: NetworkSessionTask {
-        func cancel() {}
     }
 }

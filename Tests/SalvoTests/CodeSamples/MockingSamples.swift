@@ -148,6 +148,21 @@ enum MockingSamples {
         #expect(events == [.task, .response, .httpResponse(status: 500), .errorData(Data("oops".utf8)), .serverError(status: 500)])
     }
 
+    @Test func aSessionThatAnswersFromAScript() async {
+        let session = ScriptedSession(.hang)
+        let api = MockingSamples.UserAPI(firing: session.firingFunction)
+        let log = ResponderLog()
+        var call = api.user(1)
+        call.responder = log.responder
+        call.callbackQueue = .immediate
+
+        let task = call.fire()   // the session holds the request…
+        task.cancel()            // …until the call is cancelled
+
+        #expect(await log.waitForOutcome() == [.task, .noResponse, .error(.cancelled), .errorData(nil)])
+        #expect(session.requests.map(\.url?.path) == ["/v1/users/1"])
+    }
+
     @Test func throughARealURLSession() async throws {
         let stub = URLProtocolStub(routes: MockingSamples.OfflineRoutes.all)
         let api = MockingSamples.UserAPI(firing: stub.firingFunction)

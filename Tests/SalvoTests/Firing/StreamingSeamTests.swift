@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Salvo
+import SalvoTesting
 
 /// The session seam: both ways of implementing a session, and streamed calls decided on their head.
 @Suite struct StreamingSeamTests {
@@ -18,7 +19,7 @@ import Testing
     }
 
     @Test func aCompletionStyleSessionStreamsItsWholeBodyAsOneChunk() async throws {
-        let session = ScriptedSession(.status(200, body: "whole"))
+        let session = ScriptedSession(.status(200, body: Data("whole".utf8)))
         var chunks: [Data] = []
         for try await chunk in call(session).bytes() { chunks.append(chunk) }
         #expect(chunks == [Data("whole".utf8)])

@@ -22,7 +22,7 @@ import SalvoTesting
         let body = Data(#"{"error":"boom"}"#.utf8)
         var call = Self.call(.mock(.data(body, status: 500)))
         let mocked = await call.fireAndRecord()
-        call.firingFunction = .session(FakeSession(.http(status: 500, body: body)))
+        call.firingFunction = .session(ScriptedSession(.status(500, body: body)))
         let faked = await call.fireAndRecord()
         #expect(mocked == faked)
         #expect(mocked == [.task, .response, .httpResponse(status: 500), .errorData(body), .serverError(status: 500)])

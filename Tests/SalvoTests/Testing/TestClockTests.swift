@@ -12,18 +12,18 @@ import SalvoTesting
 
     @Test func aRetryWaitsForTheClockAndFiresWhenItIsAdvanced() async throws {
         let time = TestClock()
-        let session = ScriptedSession(.status(503), .status(200, body: "ok"))
+        let session = ScriptedSession(.status(503), .status(200, body: Data("ok".utf8)))
         let call = NetCall(server: server, endpoint: .get("/x"), actions: [RetryAction(baseDelay: 30, jitter: 0)],
                            callbackQueue: .immediate, firingFunction: .session(session, clock: time.clock))
         let response = Task { try await call.response() }
         #expect(await time.waitForSleepers(1))
         #expect(time.sleeps == [30])
-        #expect(session.count == 1)
+        #expect(session.requests.count == 1)
         time.advance(by: 29)
         #expect(time.sleeperCount == 1)
         time.advance(by: 1)
         #expect(String(decoding: try await withTimeout { try await response.value }.data, as: UTF8.self) == "ok")
-        #expect(session.count == 2)
+        #expect(session.requests.count == 2)
     }
 
     @Test func mockLatencyWaitsForTheClock() async throws {
@@ -53,14 +53,14 @@ import SalvoTesting
         for _ in 0..<200 where time.sleeperCount > 0 { try await Task.sleep(nanoseconds: 1_000_000) }
         #expect(time.sleeperCount == 0, "the cancelled wait is dropped")
         time.advance(by: 60)
-        #expect(session.count == 1)
+        #expect(session.requests.count == 1)
     }
 
     @Test func theImmediateClockNeverWaits() async throws {
-        let session = ScriptedSession(.status(503), .status(503), .status(200, body: "ok"))
+        let session = ScriptedSession(.status(503), .status(503), .status(200, body: Data("ok".utf8)))
         let call = NetCall(server: server, endpoint: .get("/x"), actions: [RetryAction(baseDelay: 3_600, maxDelay: 3_600)],
                            callbackQueue: .immediate, firingFunction: .session(session, clock: .immediate))
         #expect(try await withTimeout(5) { try await call.response() }.data == Data("ok".utf8))
-        #expect(session.count == 3)
+        #expect(session.requests.count == 3)
     }
 }

@@ -17,8 +17,8 @@ import Salvo
 
     @Test(arguments: TransportUnderTest.all, [false, true])
     func aBodyIsSavedWholeAtTheDestination(over transport: TransportUnderTest, chunked: Bool) async throws {
-        let folder = try temporaryFolder("salvo-downloads")
-        let destination = folder.appendingPathComponent("pattern.bin")
+        let folder = try TemporaryFolder()
+        let destination = folder.url.appendingPathComponent("pattern.bin")
         let file = try await call("/stream/bytes", query: ["n": "6000000", "chunked": chunked ? "1" : "0"], over: transport).download(to: destination)
         #expect(file.url == destination)
         #expect(file.byteCount == 6_000_000)
@@ -26,13 +26,13 @@ import Salvo
         let saved = try Data(contentsOf: destination)
         #expect(saved.count == 6_000_000)
         #expect(saved.prefix(502) == Data((0..<502).map { UInt8($0 % 251) }))
-        #expect(try fileNames(in: folder) == ["pattern.bin"], "no temporary file is left")
+        #expect(try folder.fileNames() == ["pattern.bin"], "no temporary file is left")
     }
 
     @Test(arguments: TransportUnderTest.all)
     func aRefusedStatusLeavesTheDestinationAsItWas(over transport: TransportUnderTest) async throws {
-        let folder = try temporaryFolder("salvo-downloads")
-        let destination = folder.appendingPathComponent("report.json")
+        let folder = try TemporaryFolder()
+        let destination = folder.url.appendingPathComponent("report.json")
         try Data("previous".utf8).write(to: destination)
         let notFound = try await call("/status/404", over: transport)
         do {
@@ -42,13 +42,13 @@ import Salvo
             #expect(error.statusCode == 404)
         }
         #expect(try Data(contentsOf: destination) == Data("previous".utf8))
-        #expect(try fileNames(in: folder) == ["report.json"])
+        #expect(try folder.fileNames() == ["report.json"])
     }
 
     @Test(arguments: TransportUnderTest.all)
     func aCancelledDownloadLeavesNoFile(over transport: TransportUnderTest) async throws {
-        let folder = try temporaryFolder("salvo-downloads")
-        let destination = folder.appendingPathComponent("slow.bin")
+        let folder = try TemporaryFolder()
+        let destination = folder.url.appendingPathComponent("slow.bin")
         let download = Task { try await call("/stream/drip", query: ["n": "100", "interval": "0.05"], over: transport).download(to: destination) }
         try await Task.sleep(for: .milliseconds(500))
         download.cancel()
@@ -58,7 +58,7 @@ import Salvo
             return
         }
         #expect(error.isCancelled)
-        #expect(try fileNames(in: folder).isEmpty)
+        #expect(try folder.fileNames().isEmpty)
     }
 
     @Test(arguments: TransportUnderTest.all)
@@ -79,8 +79,8 @@ import Salvo
 
     @Test(arguments: TransportUnderTest.all)
     func anExistingFileIsKeptWhenItMayNotBeReplaced(over transport: TransportUnderTest) async throws {
-        let folder = try temporaryFolder("salvo-downloads")
-        let destination = folder.appendingPathComponent("keep.bin")
+        let folder = try TemporaryFolder()
+        let destination = folder.url.appendingPathComponent("keep.bin")
         try Data("mine".utf8).write(to: destination)
         let small = try await call("/stream/bytes", query: ["n": "10"], over: transport)
         do {

@@ -59,21 +59,21 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func anInterruptedDownloadResumesFromTheBytesItSaved(over transport: TransportUnderTest) async throws {
-        let folder = try temporaryFolder("salvo-resume")
-        let destination = folder.appendingPathComponent("pattern.bin")
+        let folder = try TemporaryFolder()
+        let destination = folder.url.appendingPathComponent("pattern.bin")
         let key = UUID().uuidString
         let call = try await file(["n": "3000000", "key": key, "cut_after": "1000000"], over: transport)
 
         let error = try #require(try await interruptedDownload(call, to: destination))
         #expect(isTransport(error), "a dying server is a transport failure: \(error)")
-        #expect(try fileNames(in: folder) == [".pattern.bin.salvo-partial", ".pattern.bin.salvo-partial.json"], "the bytes wait, hidden, for a resume")
+        #expect(try folder.fileNames() == [".pattern.bin.salvo-partial", ".pattern.bin.salvo-partial.json"], "the bytes wait, hidden, for a resume")
 
         let file = try await call.download(to: destination, resumable: true)
         #expect(file.resumedBytes > 0 && file.resumedBytes <= 1_000_000)
         #expect(file.byteCount == 3_000_000)
         #expect(file.response.statusCode == 206)
         #expect(try holdsPattern(destination, count: 3_000_000), "the saved part and the rest join without a gap or a repeat")
-        #expect(try fileNames(in: folder) == ["pattern.bin"])
+        #expect(try folder.fileNames() == ["pattern.bin"])
 
         let sent = try await requests(for: key)
         #expect(sent.count == 2)
@@ -83,8 +83,8 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func aFileChangedMeanwhileIsFetchedWhole(over transport: TransportUnderTest) async throws {
-        let folder = try temporaryFolder("salvo-resume")
-        let destination = folder.appendingPathComponent("report.bin")
+        let folder = try TemporaryFolder()
+        let destination = folder.url.appendingPathComponent("report.bin")
         let key = UUID().uuidString
         let call = try await file(["n": "2000000", "key": key, "cut_after": "500000", "changes": "1"], over: transport)
 
@@ -98,8 +98,8 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func aFileThatShrankBelowTheSavedBytesIsFetchedAgain(over transport: TransportUnderTest) async throws {
-        let folder = try temporaryFolder("salvo-resume")
-        let destination = folder.appendingPathComponent("shrunk.bin")
+        let folder = try TemporaryFolder()
+        let destination = folder.url.appendingPathComponent("shrunk.bin")
         let key = UUID().uuidString
         let call = try await file(["n": "2000000", "key": key, "cut_after": "1500000", "shrink_to": "100000"], over: transport)
 
@@ -109,13 +109,13 @@ import Testing
         #expect(file.byteCount == 100_000)
         #expect(try holdsPattern(destination, count: 100_000))
         #expect(try await requests(for: key).map(\.status) == [200, 416, 200], "a 416 for the saved range, then the whole file")
-        #expect(try fileNames(in: folder) == ["shrunk.bin"])
+        #expect(try folder.fileNames() == ["shrunk.bin"])
     }
 
     @Test(arguments: TransportUnderTest.all)
     func aDownloadThatIsNotResumableLeavesNothingWhenTheServerDies(over transport: TransportUnderTest) async throws {
-        let folder = try temporaryFolder("salvo-resume")
-        let destination = folder.appendingPathComponent("cut.bin")
+        let folder = try TemporaryFolder()
+        let destination = folder.url.appendingPathComponent("cut.bin")
         try Data("previous".utf8).write(to: destination)
         let call = try await file(["n": "2000000", "cut_after": "700000"], over: transport)
         do {
@@ -126,17 +126,17 @@ import Testing
             #expect(error.localizedDescription.contains("/stream/file"), "\(error.localizedDescription)")
         }
         #expect(try Data(contentsOf: destination) == Data("previous".utf8), "the destination is as it was")
-        #expect(try fileNames(in: folder) == ["cut.bin"])
+        #expect(try folder.fileNames() == ["cut.bin"])
     }
 
     @Test(arguments: TransportUnderTest.all)
     func aCancelledResumableDownloadKeepsItsBytesForTheNextOne(over transport: TransportUnderTest) async throws {
-        let folder = try temporaryFolder("salvo-resume")
-        let destination = folder.appendingPathComponent("slow.bin")
+        let folder = try TemporaryFolder()
+        let destination = folder.url.appendingPathComponent("slow.bin")
         let key = UUID().uuidString
         // 16 pieces 1 s apart: 15 s, so a loaded machine (TSan in CI) still cancels mid-body.
         let call = try await file(["n": "1000000", "key": key, "delay": "1"], over: transport)
-        let partial = folder.appendingPathComponent(".slow.bin.salvo-partial")
+        let partial = folder.url.appendingPathComponent(".slow.bin.salvo-partial")
         let download = Task { try await call.download(to: destination, resumable: true) }
         let started = await eventually(within: 10) {
             ((try? FileManager.default.attributesOfItem(atPath: partial.path))?[.size] as? NSNumber)?.intValue ?? 0 > 0
@@ -160,8 +160,8 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func progressCountsFromTheResumedBytesAndEndsAtOneHundredPercentOnce(over transport: TransportUnderTest) async throws {
-        let folder = try temporaryFolder("salvo-resume")
-        let destination = folder.appendingPathComponent("progress.bin")
+        let folder = try TemporaryFolder()
+        let destination = folder.url.appendingPathComponent("progress.bin")
         let key = UUID().uuidString
         let call = try await file(["n": "2000000", "key": key, "cut_after": "1000000"], over: transport)
         _ = try #require(try await interruptedDownload(call, to: destination))
@@ -194,8 +194,8 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func aServerThatClosesMidUploadFailsTheUploadClearly(over transport: TransportUnderTest) async throws {
-        let folder = try temporaryFolder("salvo-resume")
-        let upload = folder.appendingPathComponent("big.bin")
+        let folder = try TemporaryFolder()
+        let upload = folder.url.appendingPathComponent("big.bin")
         try Data(count: 8_000_000).write(to: upload)
         let key = UUID().uuidString
         let call = NetCall(server: try await server(), endpoint: Endpoint.post("/upload/raw/\(key)", query: ["close_after": "200000"], body: .file(upload)).timeout(15), firingFunction: transport.firing)
@@ -213,10 +213,10 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func aDestinationThatIsAFolderFailsBeforeAnythingIsSent(over transport: TransportUnderTest) async throws {
-        let folder = try temporaryFolder("salvo-resume")
+        let folder = try TemporaryFolder()
         let call = try await file(["n": "10"], over: transport)
         do {
-            _ = try await call.download(to: folder)
+            _ = try await call.download(to: folder.url)
             Issue.record("a folder is not a download destination")
         } catch {
             guard case .invalidRequest(let problem) = error else {
@@ -225,6 +225,6 @@ import Testing
             }
             #expect(problem.reason.contains("is a directory"))
         }
-        #expect(try fileNames(in: folder).isEmpty)
+        #expect(try folder.fileNames().isEmpty)
     }
 }

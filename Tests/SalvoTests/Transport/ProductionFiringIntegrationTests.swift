@@ -4,16 +4,17 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Salvo
+import SalvoTesting
 
 /// Production firing through each transport against the loopback server.
 @Suite struct ProductionFiringIntegrationTests {
-    private func fire(_ endpoint: Endpoint, server: ServerConfig? = nil, over transport: TransportUnderTest) async throws -> HandlerRecorder {
-        let recorder = HandlerRecorder()
+    private func fire(_ endpoint: Endpoint, server: ServerConfig? = nil, over transport: TransportUnderTest) async throws -> ResponderLog {
+        let log = ResponderLog()
         let loopback = try await ServerConfig.loopback()
-        let call = NetCall(server: server ?? loopback, endpoint: endpoint, responder: recorder.responder, callbackQueue: .immediate, firingFunction: transport.firing)
+        let call = NetCall(server: server ?? loopback, endpoint: endpoint, responder: log.responder, callbackQueue: .immediate, firingFunction: transport.firing)
         call.fire()
-        await recorder.waitForOutcome()
-        return recorder
+        _ = await log.waitForOutcome(timeout: 10)
+        return log
     }
 
     @Test(arguments: TransportUnderTest.all, ["a b", "&", "=", "+", "/", "%", "?", "#", "😀", "a&b=c+d/e%f", "ünï"])
@@ -52,14 +53,14 @@ import Testing
 
     struct StatusCase: Sendable, CustomTestStringConvertible {
         let path: String
-        let expected: [HandlerEvent]
+        let expected: [ResponderEvent]
         var testDescription: String { path }
     }
 
     static let statusCases: [StatusCase] = [
-        StatusCase(path: "status/204", expected: [.task, .response(hasResponse: true), .httpResponse(status: 204), .data(Data())]),
-        StatusCase(path: "status/404?empty=1", expected: [.task, .response(hasResponse: true), .httpResponse(status: 404), .errorData(Data()), .serverError(status: 404)]),
-        StatusCase(path: "status/500?empty=1", expected: [.task, .response(hasResponse: true), .httpResponse(status: 500), .errorData(Data()), .serverError(status: 500)]),
+        StatusCase(path: "status/204", expected: [.task, .response, .httpResponse(status: 204), .data(Data())]),
+        StatusCase(path: "status/404?empty=1", expected: [.task, .response, .httpResponse(status: 404), .errorData(Data()), .serverError(status: 404)]),
+        StatusCase(path: "status/500?empty=1", expected: [.task, .response, .httpResponse(status: 500), .errorData(Data()), .serverError(status: 500)]),
     ]
 
     @Test(arguments: TransportUnderTest.all, statusCases)
@@ -107,21 +108,21 @@ import Testing
         // running in parallel (the fuzz test among them) can delay the task by seconds.
         #expect(elapsed >= 0.45 && elapsed < 12, "timed out after \(elapsed) s")
         #expect(recorder.events.first == .task)
-        #expect(recorder.events.contains(.error("transport.\(URLError.Code.timedOut.rawValue)")))
+        #expect(recorder.events.contains(.error(.transport(URLError(.timedOut)))))
         #expect(recorder.outcomeCount == 1)
     }
 
     @Test(arguments: TransportUnderTest.all)
     func cancellingMidFlightDeliversCancelledOnce(over transport: TransportUnderTest) async throws {
-        let recorder = HandlerRecorder()
+        let log = ResponderLog()
         // Answered after 5 s, so a loaded machine (TSan) still cancels long before the answer.
-        let call = NetCall(server: try await .loopback(), endpoint: .get("/slow", query: ["delay": "5"]), responder: recorder.responder, callbackQueue: .immediate, firingFunction: transport.firing)
+        let call = NetCall(server: try await .loopback(), endpoint: .get("/slow", query: ["delay": "5"]), responder: log.responder, callbackQueue: .immediate, firingFunction: transport.firing)
         let task = call.fire()
         try await Task.sleep(nanoseconds: 200_000_000)
         task.cancel()
-        await recorder.waitForOutcome()
+        _ = await log.waitForOutcome(timeout: 10)
         try await Task.sleep(nanoseconds: 300_000_000)
-        #expect(recorder.events == [.task, .response(hasResponse: false), .error("cancelled"), .errorData(nil)])
+        #expect(log.events == [.task, .noResponse, .error(.cancelled), .errorData(nil)])
     }
 
     @Test(arguments: TransportUnderTest.all)
@@ -148,7 +149,7 @@ import Testing
         let events = recorder.events
         #expect(recorder.outcomeCount == 1)
         #expect(!events.contains { if case .data = $0 { return true } else { return false } })
-        #expect(events.contains { if case .error(let kind) = $0 { return kind.hasPrefix("transport.") } else { return false } })
+        #expect(events.contains { if case .error(.transport) = $0 { return true } else { return false } })
     }
 
     @Test(arguments: TransportUnderTest.all)
@@ -187,10 +188,10 @@ import Testing
     func unreachablePortIsATransportError(over transport: TransportUnderTest) async throws {
         let server = ServerConfig(scheme: "http", host: "127.0.0.1", port: 9)
         let recorder = try await fire(.get("/x"), server: server, over: transport)
-        #expect(recorder.events.contains { if case .error(let kind) = $0 { return kind.hasPrefix("transport.") } else { return false } })
+        #expect(recorder.events.contains { if case .error(.transport) = $0 { return true } else { return false } })
     }
 
-    private func normalizingEmptyErrorData(_ event: HandlerEvent) -> HandlerEvent {
+    private func normalizingEmptyErrorData(_ event: ResponderEvent) -> ResponderEvent {
         if case .errorData(nil) = event { return .errorData(Data()) }
         return event
     }

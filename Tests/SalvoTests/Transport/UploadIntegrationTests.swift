@@ -228,10 +228,12 @@ import Testing
     func aFileThatShrinksMidUploadNeverArrivesAsComplete(over transport: TransportUnderTest) async throws {
         let file = try Self.patternFile("shrinking.bin", count: 32 * 1024 * 1024)
         let key = uniqueKey()
-        let call = NetCall(server: try await .loopback(), endpoint: .post("/upload/raw/\(key)", query: ["stall_after": "1000000", "stall": "2"], body: .file(file.url)), firingFunction: transport.firing)
+        let call = NetCall(server: try await .loopback(), endpoint: .post("/upload/raw/\(key)", query: ["stall_after": "1000000", "stall": "6"], body: .file(file.url)), firingFunction: transport.firing)
         let outcome = Task { await result(of: call, timeout: 30) }
         // Once the request has reached the server, the client has sized and opened the 32 MB
         // file; the server stalls after 1 MB, so the client blocks once the socket buffers fill.
+        // The stall is long enough for a loaded machine to truncate the file within it (with 2 s
+        // the whole file was sometimes sent first, in 2 of 5 full runs).
         try await withTimeout {
             while try await LoopbackServer.count(path: "/upload/raw/\(key)") == 0 { try await Task.sleep(nanoseconds: 10_000_000) }
         }

@@ -12,7 +12,8 @@ import Testing
         let httpbin = try await HTTPBin(over: transport)
         // Not /bytes: httpbin draws those from one process-wide generator, so a download of them
         // running beside StreamingInteropTests' seeded /stream-bytes would change its bytes.
-        let destination = try temporaryFolder("salvo-interop-downloads").appendingPathComponent("letters.txt")
+        let folder = try TemporaryFolder()
+        let destination = folder.url.appendingPathComponent("letters.txt")
         let file = try await httpbin.call(.get("/range/65536")).download(to: destination)
         let letters = Array("abcdefghijklmnopqrstuvwxyz".utf8)
         let saved = try Data(contentsOf: destination)
@@ -24,9 +25,9 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func aCancelledRangeDownloadResumesWhereItStopped(over transport: TransportUnderTest) async throws {
         let httpbin = try await HTTPBin(over: transport)
-        let folder = try temporaryFolder("salvo-interop-downloads")
-        let destination = folder.appendingPathComponent("letters.txt")
-        let partial = folder.appendingPathComponent(".letters.txt.salvo-partial")
+        let folder = try TemporaryFolder()
+        let destination = folder.url.appendingPathComponent("letters.txt")
+        let partial = folder.url.appendingPathComponent(".letters.txt.salvo-partial")
         // httpbin spreads the 100 KiB over 3 seconds, 1 KiB at a time, and answers Range with 206.
         let call = httpbin.call(.get("/range/102400", query: ["duration": "3", "chunk_size": "1024"]))
         let first = Task { try await call.download(to: destination, resumable: true) }

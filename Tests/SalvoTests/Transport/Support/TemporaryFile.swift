@@ -32,18 +32,6 @@ final class TemporaryFile: Sendable {
     }
 }
 
-/// A fresh, empty folder under the temporary directory, for files a test lets Salvo write.
-func temporaryFolder(_ prefix: String = "salvo-test") throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
-}
-
-/// The names in `folder`, hidden ones too, sorted.
-func fileNames(in folder: URL) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-}
-
 /// A fresh folder under the temporary directory, removed when the value goes away.
 final class TemporaryFolder: Sendable {
     let url: URL

@@ -42,37 +42,17 @@ func finished<Value: Sendable>(_ task: Task<Value, Never>, within seconds: Doubl
 
 /// A one-shot event a test can await (bounded), fired from any thread.
 final class Signal: Sendable {
-    private let state = Locked<(isFired: Bool, waiters: [UUID: CheckedContinuation<Void, Never>])>((false, [:]))
+    private let isFired = Locked(false)
+    private let waiters = Waiters()
 
     func fire() {
-        let waiters = state.withLock { state in
-            state.isFired = true
-            defer { state.waiters = [:] }
-            return state.waiters
-        }
-        waiters.values.forEach { $0.resume() }
+        isFired.withLock { $0 = true }
+        waiters.signal()
     }
-
-    var isFired: Bool { state.withLock { $0.isFired } }
 
     /// Returns once fired; throws ``TimedOut`` after `seconds`.
     func wait(seconds: Double = 10) async throws {
-        try await withTimeout(seconds) {
-            let id = UUID()
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    let resumeNow = self.state.withLock { state in
-                        if state.isFired || Task.isCancelled { return true }
-                        state.waiters[id] = continuation
-                        return false
-                    }
-                    if resumeNow { continuation.resume() }
-                }
-            } onCancel: {
-                self.state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
-            }
-            try Task.checkCancellation()
-        }
+        guard await waiters.wait(timeout: seconds, until: { self.isFired.withLock { $0 } }) else { throw TimedOut(seconds: seconds) }
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 @testable import Salvo
+import SalvoTesting
 
 /// An in-process `NetworkSession` serving the same paged lists as the loopback server
 /// (`/list/<key>/pages|offset|cursor|link`), with failures, held pages and request counts.
@@ -27,7 +28,7 @@ final class FakeListServer: NetworkSession {
     private struct State {
         var requests: [URLRequest] = []
         var failuresServed = 0
-        var held: [(URLRequest, FakeTask, Int)] = []
+        var held: [(URLRequest, ScriptedSessionTask, Int)] = []
     }
 
     private let options: Options
@@ -77,7 +78,7 @@ final class FakeListServer: NetworkSession {
         _ request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> any NetworkSessionTask {
-        let task = FakeTask(completion: completion)
+        let task = ScriptedSessionTask(completion: completion)
         let page = Self.position(of: request)
         let (isHeld, number) = state.withLock { state in
             state.requests.append(request)
@@ -96,7 +97,7 @@ final class FakeListServer: NetworkSession {
         return task
     }
 
-    private func answer(_ request: URLRequest, number: Int, on task: FakeTask) {
+    private func answer(_ request: URLRequest, number: Int, on task: ScriptedSessionTask) {
         guard let url = request.url else { return task.complete(nil, nil, URLError(.badURL)) }
         let page = Self.position(of: request)
         let shouldFail = options.failRequests.contains(number) || state.withLock { state in

@@ -56,7 +56,7 @@ import SalvoTesting
 
     @Test func recordingRedactsSecretsBeforeTheyTouchDisk() async throws {
         let folder = try TemporaryFolder()
-        let base = FakeSession(.http(status: 200, headers: ["Set-Cookie": "session=s3cret", "Content-Type": "application/json"], body: Data(#"{"ok":true}"#.utf8)))
+        let base = ScriptedSession(.status(200, headers: ["Set-Cookie": "session=s3cret", "Content-Type": "application/json"], body: Data(#"{"ok":true}"#.utf8)))
         let options = FixtureOptions(redaction: .default.adding(headers: ["X-Api-Key"], queryKeys: ["api_key"]))
         let endpoint = Endpoint.post("/login", json: ["password": "hunter2"]).header("Authorization", "Bearer t0ken").header("X-Api-Key", "k3y")
             .adding(query: [URLQueryItem(name: "api_key", value: "q5ecret")])
@@ -79,7 +79,7 @@ import SalvoTesting
         let folder = try TemporaryFolder()
         let bytes = Data([0, 255, 1, 254, 0x80])
         let recorder = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/blob"), callbackQueue: .immediate,
-                               firingFunction: .recording(to: folder.url, through: FakeSession(.http(status: 200, body: bytes))))
+                               firingFunction: .recording(to: folder.url, through: ScriptedSession(.status(200, body: bytes))))
         _ = try await recorder.response()
         var replayer = recorder
         replayer.firingFunction = .replaying(from: folder.url)
@@ -140,7 +140,7 @@ import SalvoTesting
         let blocker = folder.url.appendingPathComponent("not-a-folder")
         try Data("x".utf8).write(to: blocker)
         let call = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/x"), callbackQueue: .immediate,
-                           firingFunction: .recording(to: blocker, through: FakeSession(.http(status: 200))))
+                           firingFunction: .recording(to: blocker, through: ScriptedSession(.status(200))))
         let error = await #expect(throws: NetworkError.self) { try await call.response() }
         #expect(error?.localizedDescription.contains(blocker.path) == true)
     }
@@ -148,7 +148,7 @@ import SalvoTesting
     @Test func transportFailuresPassThroughAndAreNotRecorded() async throws {
         let folder = try TemporaryFolder()
         let call = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/x"), callbackQueue: .immediate,
-                           firingFunction: .recording(to: folder.url, through: FakeSession(.failure(.timedOut))))
+                           firingFunction: .recording(to: folder.url, through: ScriptedSession(.failure(.timedOut))))
         #expect(await call.fireAndRecord() == [.task, .noResponse, .error(.transport(URLError(.timedOut))), .errorData(nil)])
         #expect(try folder.fileNames().isEmpty)
     }
@@ -156,7 +156,7 @@ import SalvoTesting
     @Test func recordedBodiesLoseSecretFieldsByDefaultAndReplayStillMatchesByBody() async throws {
         let folder = try TemporaryFolder()
         let answer = Data(#"{"access_token":"at-0001","profile":{"name":"ann","refresh_token":"rt-0002"},"echo":"password=pw-0003"}"#.utf8)
-        let base = FakeSession(.http(status: 200, headers: ["Content-Type": "application/json"], body: answer))
+        let base = ScriptedSession(.status(200, headers: ["Content-Type": "application/json"], body: answer))
         let options = FixtureOptions(matchesBody: true)
         let server = ServerConfig(host: "api.example.com")
         let login = Endpoint.post("/login", body: .form(["user": "ann", "password": "pw-0003"]))
@@ -202,7 +202,7 @@ import SalvoTesting
     @Test func aResponseWithoutARedirectStoresNoURLAndReplaysTheRequests() async throws {
         let folder = try TemporaryFolder()
         let recorder = NetCall(server: ServerConfig(host: "api.example.com"), endpoint: .get("/v1/items"), callbackQueue: .immediate,
-                               firingFunction: .recording(to: folder.url, through: FakeSession(.http(status: 200))))
+                               firingFunction: .recording(to: folder.url, through: ScriptedSession(.status(200))))
         _ = try await recorder.response()
         let data = try Data(contentsOf: folder.url.appendingPathComponent(try #require(try folder.fileNames().first)))
         let response = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["response"] as? [String: Any])
@@ -233,6 +233,6 @@ private struct RedirectedSession: NetworkSession {
     func start(_ request: URLRequest, completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> any NetworkSessionTask {
         let url = URL(string: finalURL) ?? URL(fileURLWithPath: "/")
         completion(Data("{}".utf8), HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil), nil)
-        return FakeTask { _, _, _ in }
+        return ScriptedSessionTask { _, _, _ in }
     }
 }

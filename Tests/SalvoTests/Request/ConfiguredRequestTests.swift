@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Salvo
+import SalvoTesting
 
 /// A call builds its request when configured; every change to its server or endpoint must show
 /// in what it sends next, and copies must not share changes.
@@ -47,7 +48,7 @@ import Testing
     }
 
     @Test func anInvalidCallStillFailsWhenFiredNotWhenConfigured() async {
-        let session = FakeSession(.http(status: 200))
+        let session = ScriptedSession(.status(200))
         let call = NetCall(server: ServerConfig(host: "a b"), endpoint: .get("/x"), firingFunction: .session(session))
         await #expect {
             try await call.response()

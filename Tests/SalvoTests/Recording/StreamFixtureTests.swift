@@ -98,7 +98,7 @@ import SalvoTesting
         let recorded = ReceiverLog(), replayed = ReceiverLog()
         _ = cassette.start(URLRequest(url: Self.url), receiver: recorded)
         #expect(await recorded.waitForFinish())
-        _ = Cassette(at: folder.url, mode: .replay, through: FakeSession(.failure(.notConnectedToInternet)), clock: .immediate, environment: [:])
+        _ = Cassette(at: folder.url, mode: .replay, through: ScriptedSession(.failure(.notConnectedToInternet)), clock: .immediate, environment: [:])
             .start(URLRequest(url: Self.url), receiver: replayed)
         #expect(await replayed.waitForFinish())
         #expect(replayed.chunks == recorded.chunks)

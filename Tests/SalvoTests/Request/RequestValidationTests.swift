@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Salvo
+import SalvoTesting
 
 /// Hostile or mistaken input is refused while the request is built, naming the part that is wrong.
 @Suite struct RequestValidationTests {
@@ -104,7 +105,7 @@ import Testing
 
     @Test(arguments: [RequestProblem.Part.method, .header, .body])
     func whatAnActionSetsIsValidatedBeforeTheWire(_ part: RequestProblem.Part) async throws {
-        let session = FakeSession(.http(status: 200))
+        let session = ScriptedSession(.status(200))
         let call = NetCall(server: server, endpoint: .get("/x"), actions: [Rewrite(part: part)], firingFunction: .session(session))
         let error = await #expect(throws: NetworkError.self) { try await call.response() }
         guard case .invalidRequest(let problem) = error else {

@@ -35,7 +35,7 @@ import SalvoTesting
 
     @Test func theFileNameOfACallIsPublicAndIsTheOneRecordingWrites() async throws {
         let folder = try TemporaryFolder()
-        let network = FakeSession(.http(status: 200))
+        let network = ScriptedSession(.status(200))
         let call = NetCall(server: Self.server, endpoint: .post("/users", json: ["name": "ada"]), callbackQueue: .immediate,
                            firingFunction: .recording(to: folder.url, options: FixtureOptions(matchesBody: true), through: network))
         _ = try await call.response()
@@ -50,12 +50,12 @@ import SalvoTesting
     @Test func reRecordingAnUnchangedExchangeGivesTheSameBytes() async throws {
         let folder = try TemporaryFolder()
         let clock = Locked(0)
-        let network = FakeSession { _ in
+        let network = ScriptedSession { _, _ in
             let second = clock.withLock { value in
                 value += 1
                 return value
             }
-            return .http(status: 200, headers: ["Date": "Mon, 23 Nov 2026 09:00:0\(second) GMT", "Content-Type": "application/json", "B": "2", "A": "1"],
+            return .status(200, headers: ["Date": "Mon, 23 Nov 2026 09:00:0\(second) GMT", "Content-Type": "application/json", "B": "2", "A": "1"],
                          body: Data(#"{"z":1,"a":2}"#.utf8))
         }
         let call = NetCall(server: Self.server, endpoint: .get("/thing"), callbackQueue: .immediate, firingFunction: .recording(to: folder.url, through: network))
@@ -72,7 +72,7 @@ import SalvoTesting
     @Test func timestampsAreKeptWhenAskedFor() async throws {
         let folder = try TemporaryFolder()
         let options = FixtureOptions(recordsTimestamps: true)
-        let network = FakeSession(.http(status: 200, headers: ["Date": "Mon, 23 Nov 2026 09:00:00 GMT"]))
+        let network = ScriptedSession(.status(200, headers: ["Date": "Mon, 23 Nov 2026 09:00:00 GMT"]))
         let call = NetCall(server: Self.server, endpoint: .get("/thing"), callbackQueue: .immediate,
                            firingFunction: .recording(to: folder.url, options: options, through: network))
         _ = try await call.response()

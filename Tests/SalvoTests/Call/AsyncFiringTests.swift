@@ -4,17 +4,18 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Salvo
+import SalvoTesting
 
 @Suite struct AsyncFiringTests {
     struct User: Codable, Equatable, Sendable { let id: Int; let name: String }
     struct Problem: Decodable, Equatable, Sendable { let message: String }
 
-    private func call(_ reply: FakeSession.Reply) -> NetCall {
-        NetCall(server: ServerConfig(host: "api.example.com"), endpoint: .get("/users/1"), firingFunction: .session(FakeSession(reply)))
+    private func call(_ reply: ScriptedSession.Reply) -> NetCall {
+        NetCall(server: ServerConfig(host: "api.example.com"), endpoint: .get("/users/1"), firingFunction: .session(ScriptedSession(reply)))
     }
 
     @Test func responseReturnsBodyAndStatus() async throws {
-        let response = try await call(.http(status: 201, headers: ["X-Id": "7"], body: Data("hi".utf8))).response()
+        let response = try await call(.status(201, headers: ["X-Id": "7"], body: Data("hi".utf8))).response()
         #expect(response.data == Data("hi".utf8))
         #expect(response.statusCode == 201)
         #expect(response.headers["x-id"] == "7")
@@ -22,13 +23,13 @@ import Testing
 
     @Test func valueDecodesTheBody() async throws {
         let body = try JSONEncoder().encode(User(id: 1, name: "Ann"))
-        let user = try await call(.http(status: 200, body: body)).value(as: User.self)
+        let user = try await call(.status(200, body: body)).value(as: User.self)
         #expect(user == User(id: 1, name: "Ann"))
     }
 
     @Test func undecodableBodyThrowsDecodingWithTheBody() async {
         do {
-            _ = try await call(.http(status: 200, body: Data("nope".utf8))).value(as: User.self)
+            _ = try await call(.status(200, body: Data("nope".utf8))).value(as: User.self)
             Issue.record("expected a decoding error")
         } catch {
             guard case .decoding(let failure) = error else { Issue.record("got \(error)"); return }
@@ -39,18 +40,18 @@ import Testing
 
     @Test(arguments: [204, 205, 200])
     func anOptionalValueIsNilForAnEmptySuccess(_ status: Int) async throws {
-        let user = try await call(.http(status: status, headers: ["Content-Type": "application/json"], body: Data())).value(as: User?.self)
+        let user = try await call(.status(status, headers: ["Content-Type": "application/json"], body: Data())).value(as: User?.self)
         #expect(user == nil)
     }
 
     @Test func anOptionalValueDecodesABody() async throws {
         let body = try JSONEncoder().encode(User(id: 3, name: "Cy"))
-        #expect(try await call(.http(status: 200, body: body)).value(as: User?.self) == User(id: 3, name: "Cy"))
+        #expect(try await call(.status(200, body: body)).value(as: User?.self) == User(id: 3, name: "Cy"))
     }
 
     @Test func aValueFromAnEmptyBodyIsADecodingErrorThatSaysSo() async {
         do {
-            _ = try await call(.http(status: 204, body: Data())).value(as: User.self)
+            _ = try await call(.status(204, body: Data())).value(as: User.self)
             Issue.record("expected a decoding error")
         } catch {
             guard case .decoding(let failure) = error else { Issue.record("got \(error)"); return }
@@ -62,7 +63,7 @@ import Testing
 
     @Test func serverStatusThrowsWithCodeAndBody() async {
         do {
-            _ = try await call(.http(status: 404, body: Data("gone".utf8))).response()
+            _ = try await call(.status(404, body: Data("gone".utf8))).response()
             Issue.record("expected a server status error")
         } catch {
             #expect(error.statusCode == 404)
@@ -72,7 +73,7 @@ import Testing
 
     @Test func typedAPIErrorDecodesTheErrorBody() async {
         do {
-            _ = try await call(.http(status: 422, body: Data(#"{"message":"name taken"}"#.utf8))).value(as: User.self, errorBody: Problem.self)
+            _ = try await call(.status(422, body: Data(#"{"message":"name taken"}"#.utf8))).value(as: User.self, errorBody: Problem.self)
             Issue.record("expected an API error")
         } catch {
             #expect(error.body == Problem(message: "name taken"))
@@ -83,7 +84,7 @@ import Testing
     @Test(arguments: [Data(), Data("<html>oops</html>".utf8)])
     func absentOrForeignErrorBodyGivesNilNotADecodingFailure(_ body: Data) async {
         do {
-            _ = try await call(.http(status: 500, body: body)).value(as: User.self, errorBody: Problem.self)
+            _ = try await call(.status(500, body: body)).value(as: User.self, errorBody: Problem.self)
             Issue.record("expected an API error")
         } catch {
             #expect(error.body == nil)
@@ -92,7 +93,7 @@ import Testing
     }
 
     @Test func cancellingTheSwiftTaskCancelsTheRequestAndThrowsCancelled() async {
-        let session = FakeSession(.hang)
+        let session = ScriptedSession(.hang)
         let call = NetCall(server: ServerConfig(host: "api.example.com"), endpoint: .get("/slow"), firingFunction: .session(session))
         let work = Task { () -> NetworkError? in
             do throws(NetworkError) {
@@ -109,7 +110,7 @@ import Testing
     }
 
     @Test func alreadyCancelledTaskNeverSendsARequest() async {
-        let session = FakeSession(.http(status: 200))
+        let session = ScriptedSession(.status(200))
         let call = NetCall(server: ServerConfig(host: "api.example.com"), endpoint: .get("/x"), firingFunction: .session(session))
         let work = Task { () -> NetworkError? in
             withUnsafeCurrentTask { $0?.cancel() }
@@ -126,7 +127,7 @@ import Testing
 
     @Test func asyncGoesThroughTheFiringFunction() async throws {
         let fired = Locked(0)
-        var call = call(.http(status: 200, body: Data("{}".utf8)))
+        var call = call(.status(200, body: Data("{}".utf8)))
         let inner = call.firingFunction
         call.firingFunction = FiringFunction { call in
             fired.withLock { $0 += 1 }
@@ -139,7 +140,7 @@ import Testing
     @Test func decodingResponderHandsAResult() async throws {
         let body = try JSONEncoder().encode(User(id: 2, name: "Bo"))
         let received = Locked<Result<User, NetworkError>?>(nil)
-        var call = call(.http(status: 200, body: body))
+        var call = call(.status(200, body: body))
         call.callbackQueue = .immediate
         call.responder = .decoding(User.self) { result in received.withLock { $0 = result } }
         call.fire()
@@ -149,7 +150,7 @@ import Testing
 
     @Test func decodingResponderHandsNilForAnEmptySuccessWhenTheValueIsOptional() async throws {
         let received = Locked<Result<User?, NetworkError>?>(nil)
-        var call = call(.http(status: 204, body: Data()))
+        var call = call(.status(204, body: Data()))
         call.callbackQueue = .immediate
         call.responder = .decoding(User?.self) { result in received.withLock { $0 = result } }
         call.fire()
@@ -159,7 +160,7 @@ import Testing
 
     @Test func decodingResponderWithErrorBodyHandsTheDecodedProblem() throws {
         let received = Locked<Result<User, APIError<Problem>>?>(nil)
-        var call = call(.http(status: 400, body: Data(#"{"message":"bad"}"#.utf8)))
+        var call = call(.status(400, body: Data(#"{"message":"bad"}"#.utf8)))
         call.callbackQueue = .immediate
         call.responder = .decoding(User.self, errorBody: Problem.self) { result in received.withLock { $0 = result } }
         call.fire()

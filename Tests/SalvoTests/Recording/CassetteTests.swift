@@ -12,14 +12,14 @@ import SalvoTesting
     static let server = ServerConfig(host: "api.example.com")
 
     /// A network whose answers count up: `1`, `2`, … per request.
-    static func countingNetwork() -> FakeSession {
+    static func countingNetwork() -> ScriptedSession {
         let counter = Locked(0)
-        return FakeSession { _ in
+        return ScriptedSession { _, _ in
             let next = counter.withLock { count in
                 count += 1
                 return count
             }
-            return .http(status: 200, headers: ["Content-Type": "text/plain", "Date": "Mon, 23 Nov 2026 09:00:00 GMT"], body: Data(String(next).utf8))
+            return .status(200, headers: ["Content-Type": "text/plain", "Date": "Mon, 23 Nov 2026 09:00:00 GMT"], body: Data(String(next).utf8))
         }
     }
 
@@ -35,7 +35,7 @@ import SalvoTesting
     static let noEnvironment: [String: String] = [:]
 
     /// A cassette over `folder` in `mode` sending through `network`, whatever the environment says.
-    static func cassette(_ folder: TemporaryFolder, _ mode: FixtureMode, _ network: FakeSession) -> Cassette {
+    static func cassette(_ folder: TemporaryFolder, _ mode: FixtureMode, _ network: ScriptedSession) -> Cassette {
         Cassette(at: folder.url, mode: mode, through: network, environment: noEnvironment)
     }
 
