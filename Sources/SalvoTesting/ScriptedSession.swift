@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import Salvo
 
-/// A ``NetworkSession`` that records every request and answers each from a script: a status, a
+/// A `NetworkSession` that records every request and answers each from a script: a status, a
 /// transport failure, or no answer at all until the call is cancelled.
 ///
 /// It answers through the completion-style `start(_:completion:)`, the way a session you write
