@@ -26,7 +26,7 @@ import SalvoTesting
     }
 
     @Test func aReceiverStyleSessionAnswersWholeBodyCallsAndCompletionHandlers() async throws {
-        let session = StreamingFakeSession(.ok(["one ", "two ", "three"]))
+        let session = ScriptedStreamSession { _, _ in .exchange(["one ", "two ", "three"]) }
         #expect(String(decoding: try await call(session).response().data, as: UTF8.self) == "one two three")
 
         let finished = Signal()
@@ -52,14 +52,14 @@ import SalvoTesting
     }
 
     @Test func chunksArriveInOrderAsTheyCome() async throws {
-        let session = StreamingFakeSession(.ok(["a", "b", "c"], interval: 0.02))
+        let session = ScriptedStreamSession([.exchange(["a", "b", "c"], interval: 0.02)])
         var chunks: [String] = []
         for try await chunk in call(session).bytes() { chunks.append(String(decoding: chunk, as: UTF8.self)) }
         #expect(chunks == ["a", "b", "c"])
     }
 
     @Test func validationRefusesAHeadBeforeAnyByteIsStreamed() async throws {
-        let session = StreamingFakeSession(.ok(["<html>"], headers: ["Content-Type": "text/html"], interval: 0.05))
+        let session = ScriptedStreamSession([.exchange(headers: ["Content-Type": "text/html"], ["<html>"], interval: 0.05)])
         let bytes = call(session, actions: [ValidationAction.json]).bytes()
         do {
             for try await _ in bytes { Issue.record("no byte of a refused response is streamed") }
@@ -71,24 +71,24 @@ import SalvoTesting
             }
         }
         try await Task.sleep(for: .milliseconds(150))
-        #expect(session.cancelledCount == 1, "the refused exchange is stopped")
+        #expect(session.cancellations == 1, "the refused exchange is stopped")
     }
 
     @Test func a503WithRetryAfterIsRetriedBeforeStreaming() async throws {
-        let session = StreamingFakeSession(
-            StreamingFakeSession.Script(status: 503, headers: ["Retry-After": "0"], chunks: [Data("busy".utf8)]),
-            .ok(["fresh ", "data"])
-        )
+        let session = ScriptedStreamSession([
+            .exchange(status: 503, headers: ["Retry-After": "0"], ["busy"]),
+            .exchange(["fresh ", "data"]),
+        ])
         let body = try await collect(call(session, actions: [RetryAction()]).bytes())
         #expect(body == "fresh data")
         #expect(session.requests.count == 2)
     }
 
     @Test func a401IsRefreshedAndTheStreamComesFromTheRetry() async throws {
-        let session = StreamingFakeSession { request, _ in
+        let session = ScriptedStreamSession { _, request in
             request.value(forHTTPHeaderField: "Authorization") == "Bearer new"
-                ? .ok(["secret ", "feed"])
-                : StreamingFakeSession.Script(status: 401)
+                ? .exchange(["secret ", "feed"])
+                : .exchange(status: 401, headers: [:])
         }
         let token = Locked("old")
         let refreshes = Locked(0)
@@ -104,7 +104,7 @@ import SalvoTesting
     }
 
     @Test func aFailureAfterBytesWereStreamedEndsTheStreamAndIsNeverRetried() async throws {
-        let session = StreamingFakeSession(.ok(["first ", "second "], then: .networkConnectionLost, interval: 0.01))
+        let session = ScriptedStreamSession([.exchange(["first ", "second "], then: .networkConnectionLost, interval: 0.01)])
         var received = ""
         do {
             for try await chunk in call(session, actions: [RetryAction(baseDelay: 0)]).bytes() {
@@ -124,14 +124,14 @@ import SalvoTesting
 
     @Test func aStreamedHeadIsLoggedAsStreaming() async throws {
         let transcript = Transcript()
-        let session = StreamingFakeSession(.ok(["x"]))
+        let session = ScriptedStreamSession([.exchange(["x"])])
         _ = try await collect(call(session, actions: [LoggingAction { transcript.append($0) }]).bytes())
         #expect(transcript.text.contains("← 200 GET http://api.example/feed ("))
         #expect(transcript.text.contains("streaming)"))
     }
 
     @Test func theStreamResponderGetsHeadChunksAndOneCompletionInOrder() async throws {
-        let session = StreamingFakeSession(.ok(["a", "b", "c"], interval: 0.01))
+        let session = ScriptedStreamSession([.exchange(["a", "b", "c"], interval: 0.01)])
         let events = Locked<[String]>([])
         let done = Signal()
         var streamed = call(session)
@@ -147,7 +147,7 @@ import SalvoTesting
     }
 
     @Test func theStreamResponderGetsAnErrorStatusOnlyAtTheEnd() async throws {
-        let session = StreamingFakeSession(StreamingFakeSession.Script(status: 404, chunks: [Data("missing".utf8)]))
+        let session = ScriptedStreamSession([.exchange(status: 404, headers: [:], ["missing"])])
         let events = Locked<[String]>([])
         let done = Signal()
         call(session).stream(to: StreamResponder(
@@ -160,7 +160,7 @@ import SalvoTesting
     }
 
     @Test func cancellingAStreamStopsTheExchangeAndEndsTheStreamOnce() async throws {
-        let session = StreamingFakeSession(.ok(Array(repeating: "tick", count: 100), interval: 0.05))
+        let session = ScriptedStreamSession([.exchange(Array(repeating: "tick", count: 100), interval: 0.05)])
         let bytes = call(session).bytes()
         var count = 0
         do {
@@ -174,6 +174,6 @@ import SalvoTesting
         }
         #expect(count >= 3 && count < 100)
         try await Task.sleep(for: .milliseconds(50))
-        #expect(session.cancelledCount == 1)
+        #expect(session.cancellations == 1)
     }
 }

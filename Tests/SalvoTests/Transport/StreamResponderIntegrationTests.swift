@@ -93,7 +93,9 @@ import FoundationNetworking
     @Test(arguments: TransportUnderTest.all)
     func cancellingCompletesOnceAndStopsTheChunks(over transport: TransportUnderTest) async throws {
         let recorder = Recorder()
-        let task = try await fire("/stream/drip", query: ["n": "100", "interval": "0.02"], to: recorder, over: transport)
+        // 100 bytes over 10 s: a loaded run that stalls deliveries for seconds still cancels mid-body
+        // (at 0.02 s a byte the whole body once arrived before the cancel).
+        let task = try await fire("/stream/drip", query: ["n": "100", "interval": "0.1"], to: recorder, over: transport)
         #expect(await eventually { recorder.body.count >= 3 })
         task.cancel()
         #expect(await eventually { recorder.completions > 0 })

@@ -28,6 +28,23 @@ import Testing
     /// (httpbin cannot be held like the loopback server, so this one measures time.)
     @Test(arguments: TransportUnderTest.all)
     func drippedBytesArriveOverTimeAfterTheHead(over transport: TransportUnderTest) async throws {
+        // 1.5 s between bytes on the server, so 3 s from the first to the last; a body collected
+        // first would be handed out at once (microseconds apart). A sixth of it leaves room for a
+        // reader starved by a loaded machine (0.91 s was seen in CI). Once in CI's full parallel
+        // run every URLSession delivery of the process stalled ~2 s and the bytes came out
+        // together, so a drip handed out at once is tried once more before it counts as collected.
+        var spreads: [TimeInterval] = []
+        for _ in 1...2 {
+            let spread = try await drippedSpread(over: transport)
+            spreads.append(spread)
+            if spread > 0.5 { break }
+        }
+        #expect(spreads.contains { $0 > 0.5 }, "the bytes were handed out \(spreads) s apart")
+    }
+
+    /// Reads httpbin's 3-byte, 4.5 s drip through `bytes()` and returns the seconds from the first
+    /// chunk to the last.
+    private func drippedSpread(over transport: TransportUnderTest) async throws -> TimeInterval {
         let httpbin = try await HTTPBin(over: transport)
         let body = httpbin.call(.get("/drip", query: ["numbytes": "3", "duration": "4.5", "delay": "0"])).bytes()
         let head = try await withTimeout { try await body.response }
@@ -41,11 +58,7 @@ import Testing
         }
         #expect(received == Data("***".utf8))
         #expect(arrivals.count > 1, "the bytes arrived in more than one piece")
-        // 1.5 s between bytes on the server, so 3 s from the first to the last; a body collected
-        // first would be handed out at once (milliseconds apart). A sixth of it leaves room for a
-        // reader starved by a loaded machine (0.91 s was seen in CI).
-        let spread = try #require(arrivals.last).timeIntervalSince(try #require(arrivals.first))
-        #expect(spread > 0.5, "the bytes were handed out \(spread) s apart")
+        return try #require(arrivals.last).timeIntervalSince(try #require(arrivals.first))
     }
 
     @Test(arguments: TransportUnderTest.all)
