@@ -83,27 +83,24 @@ final class StubLoader: URLProtocol {
 ///
 /// `URLProtocol` is not `Sendable`, yet its client must be told from whatever thread the mock
 /// answers on (Foundation allows that); this box is the one place the protocol crosses threads.
-private final class ClientHandle: @unchecked Sendable {
-    // Safe because `target` is read and cleared under `lock`, and each answer is delivered once.
-    private let lock = NSLock()
-    private var target: URLProtocol?
+/// The protocol is only reached under the lock, and taken out by the one answer that uses it.
+private final class ClientHandle: Sendable {
+    private let target: Locked<URLProtocol?>
 
     init(protocol: URLProtocol) {
-        target = `protocol`
+        target = Locked(`protocol`)
     }
 
     /// Drops the protocol so later answers go nowhere.
     func detach() {
-        lock.lock()
-        target = nil
-        lock.unlock()
+        target.withLock { $0 = nil }
     }
 
     func finish(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) {
-        lock.lock()
-        let target = self.target
-        self.target = nil
-        lock.unlock()
+        let target = target.withLock { target in
+            defer { target = nil }
+            return target
+        }
         guard let target, let client = target.client else { return }
         if let response, error == nil {
             client.urlProtocol(target, didReceive: response, cacheStoragePolicy: .notAllowed)
