@@ -41,6 +41,16 @@ func workloads(baseURL: URL?) throws -> [CountedWorkload] {
             Side(name: "raw AsyncHTTPClient execute + collect") { count in try blocking { for _ in 0..<count { try await serverSide.rawAsyncHTTPClientOnce() } } },
             Side(name: "raw URLSession.data(for:)") { count in try blocking { for _ in 0..<count { try await serverSide.rawURLSessionOnce() } } },
         ]))
+        // Benchmark 11 at concurrency 16, where the client is CPU-bound: the same file, 16 requests in flight.
+        let serverSide16 = try ServerSideFiring(baseURL: nginx, byteCount: 1, maxConnections: 16)
+        list.append(CountedWorkload(name: "11 AsyncHTTPClient transport, 16 concurrent, per request", scale: 0.1, sides: [
+            Side(name: "Salvo over AsyncHTTPClient: NetCall.response()") { count in
+                try blocking { try await runConcurrently(count: count, concurrency: 16) { try await serverSide16.salvoOnce() } }
+            },
+            Side(name: "raw AsyncHTTPClient execute + collect") { count in
+                try blocking { try await runConcurrently(count: count, concurrency: 16) { try await serverSide16.rawAsyncHTTPClientOnce() } }
+            },
+        ]))
     }
     if let baseURL {
         let http = try HTTPFiring(baseURL: baseURL, maxConnections: 1)

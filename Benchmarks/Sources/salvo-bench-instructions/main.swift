@@ -34,7 +34,7 @@ func run() throws {
     let server = needsServer ? try LoopbackServer() : nil
     defer { server?.stop() }
     // Benchmark 11 needs nginx; the children find it through the environment.
-    let nginx = isSelected("11 AsyncHTTPClient transport, per request") && NginxServer.executable != nil ? try NginxServer() : nil
+    let nginx = (isSelected("11 AsyncHTTPClient transport, per request") || isSelected("11 AsyncHTTPClient transport, 16 concurrent, per request")) && NginxServer.executable != nil ? try NginxServer() : nil
     defer { nginx?.stop() }
     if let nginx {
         try ServerSideFiring.serveFiles(on: nginx, byteCount: 1)

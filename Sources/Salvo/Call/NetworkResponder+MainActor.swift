@@ -46,8 +46,8 @@ extension NetworkResponder {
     ) -> NetworkResponder {
         NetworkResponder(
             taskHandler: onMainActorIfSet(taskHandler),
-            responseHandler: onMainActorIfSet(responseHandler),
-            httpResponseHandler: onMainActorIfSet(httpResponseHandler),
+            responseHandler: responseHandler.map(mainActorHandler),
+            httpResponseHandler: httpResponseHandler.map(mainActorHandler),
             dataHandler: onMainActorIfSet(dataHandler),
             errorHandler: onMainActorIfSet(errorHandler),
             serverErrorHandler: onMainActorIfSet(serverErrorHandler),

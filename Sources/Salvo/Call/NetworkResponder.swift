@@ -26,9 +26,18 @@ public struct NetworkResponder: Sendable {
     /// Receives the task as soon as it is created, e.g. to keep it for cancelling.
     public var taskHandler: @Sendable (NetworkTask) -> Void
     /// Receives the response, or `nil` when the call failed before one arrived.
-    public var responseHandler: @Sendable (URLResponse?) -> Void
-    /// Receives the HTTP response whatever its status.
-    public var httpResponseHandler: @Sendable (HTTPURLResponse) -> Void
+    ///
+    /// Unset (the default), no Foundation response is made for it: a transport that parses HTTP
+    /// itself reports a ``ResponseHead``, and its `URLResponse` is made only when somebody reads it.
+    public var responseHandler: @Sendable (URLResponse?) -> Void {
+        get { onResponse ?? { _ in } }
+        set { onResponse = newValue }
+    }
+    /// Receives the HTTP response whatever its status; unset, as cheap as ``responseHandler``.
+    public var httpResponseHandler: @Sendable (HTTPURLResponse) -> Void {
+        get { onHTTPResponse ?? { _ in } }
+        set { onHTTPResponse = newValue }
+    }
     /// Receives the body of a successful (2xx) response; empty when there is none.
     public var dataHandler: @Sendable (Data) -> Void
     /// Receives transport failures, cancellation, invalid requests and action failures.
@@ -42,11 +51,19 @@ public struct NetworkResponder: Sendable {
     /// (the default) costs nothing. See ``TransferProgress``.
     public var progressHandler: (@Sendable (TransferProgress) -> Void)?
 
+    /// What ``responseHandler`` stores; `nil` while unset.
+    private(set) var onResponse: (@Sendable (URLResponse?) -> Void)?
+    /// What ``httpResponseHandler`` stores; `nil` while unset.
+    private(set) var onHTTPResponse: (@Sendable (HTTPURLResponse) -> Void)?
+    /// Receives the response head where ``responseHandler`` receives the response: Salvo's own
+    /// responders (the async API's) read the head without making a `URLResponse`.
+    var headHandler: (@Sendable (ResponseHead?) -> Void)?
+
     /// A responder whose handlers default to doing nothing.
     public init(
         taskHandler: @escaping @Sendable (NetworkTask) -> Void = { _ in },
-        responseHandler: @escaping @Sendable (URLResponse?) -> Void = { _ in },
-        httpResponseHandler: @escaping @Sendable (HTTPURLResponse) -> Void = { _ in },
+        responseHandler: (@Sendable (URLResponse?) -> Void)? = nil,
+        httpResponseHandler: (@Sendable (HTTPURLResponse) -> Void)? = nil,
         dataHandler: @escaping @Sendable (Data) -> Void = { _ in },
         errorHandler: @escaping @Sendable (NetworkError) -> Void = { _ in },
         serverErrorHandler: @escaping @Sendable (NetworkError) -> Void = { _ in },
@@ -54,8 +71,8 @@ public struct NetworkResponder: Sendable {
         progressHandler: (@Sendable (TransferProgress) -> Void)? = nil
     ) {
         self.taskHandler = taskHandler
-        self.responseHandler = responseHandler
-        self.httpResponseHandler = httpResponseHandler
+        onResponse = responseHandler
+        onHTTPResponse = httpResponseHandler
         self.dataHandler = dataHandler
         self.errorHandler = errorHandler
         self.serverErrorHandler = serverErrorHandler
@@ -65,22 +82,24 @@ public struct NetworkResponder: Sendable {
 
     /// A responder that runs this responder's handler, then `other`'s, for every event.
     public func combined(with other: NetworkResponder) -> NetworkResponder {
-        NetworkResponder(
+        var combined = NetworkResponder(
             taskHandler: { [first = taskHandler] in first($0); other.taskHandler($0) },
-            responseHandler: { [first = responseHandler] in first($0); other.responseHandler($0) },
-            httpResponseHandler: { [first = httpResponseHandler] in first($0); other.httpResponseHandler($0) },
+            responseHandler: Self.combined(onResponse, other.onResponse),
+            httpResponseHandler: Self.combined(onHTTPResponse, other.onHTTPResponse),
             dataHandler: { [first = dataHandler] in first($0); other.dataHandler($0) },
             errorHandler: { [first = errorHandler] in first($0); other.errorHandler($0) },
             serverErrorHandler: { [first = serverErrorHandler] in first($0); other.serverErrorHandler($0) },
             errorDataHandler: { [first = errorDataHandler] in first($0); other.errorDataHandler($0) },
             progressHandler: Self.combined(progressHandler, other.progressHandler)
         )
+        combined.headHandler = Self.combined(headHandler, other.headHandler)
+        return combined
     }
 
-    private static func combined(
-        _ first: (@Sendable (TransferProgress) -> Void)?,
-        _ second: (@Sendable (TransferProgress) -> Void)?
-    ) -> (@Sendable (TransferProgress) -> Void)? {
+    private static func combined<Argument>(
+        _ first: (@Sendable (Argument) -> Void)?,
+        _ second: (@Sendable (Argument) -> Void)?
+    ) -> (@Sendable (Argument) -> Void)? {
         guard let first else { return second }
         guard let second else { return first }
         return { first($0); second($0) }

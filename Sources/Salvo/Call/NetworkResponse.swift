@@ -7,23 +7,30 @@ import FoundationNetworking
 public struct NetworkResponse: Sendable {
     /// The body, empty when there was none.
     public let data: Data
-    /// The response, `nil` only for firing functions that produce no response object.
-    public let response: URLResponse?
+    /// The response head, `nil` only for firing functions that produce no response.
+    public let head: ResponseHead?
 
     /// A response from its parts.
-    public init(data: Data, response: URLResponse?) {
+    public init(data: Data, head: ResponseHead?) {
         self.data = data
-        self.response = response
+        self.head = head
     }
+
+    /// A response from its parts, with the response as Foundation reported it.
+    public init(data: Data, response: URLResponse?) {
+        self.init(data: data, head: response.flatMap(ResponseHead.init))
+    }
+
+    /// The response as Foundation's `URLResponse`: the one the transport reported, or one made
+    /// from ``head`` the first time it is read.
+    public var response: URLResponse? { head?.urlResponse }
 
     /// The HTTP status code, if this is an HTTP response.
-    public var statusCode: Int? { (response as? HTTPURLResponse)?.statusCode }
+    public var statusCode: Int? { head.flatMap { $0.isHTTP ? $0.statusCode : nil } }
 
     /// The URL the response came from: after redirects, the last one.
-    public var url: URL? { response?.url }
+    public var url: URL? { head?.url }
 
     /// The HTTP header fields, empty for a non-HTTP response.
-    public var headers: HTTPHeaders {
-        (response as? HTTPURLResponse).map(HTTPHeaders.init) ?? [:]
-    }
+    public var headers: HTTPHeaders { head?.headers ?? [:] }
 }

@@ -58,6 +58,11 @@ public struct ResponseProblem: Sendable, CustomStringConvertible {
         self.init("status \(statusCode) is not accepted", statusCode: statusCode, url: url, headers: headers, body: body)
     }
 
+    /// The problem of a status the call does not accept, read from the response `head`.
+    public init(head: ResponseHead, body: Data?) {
+        self.init(statusCode: head.statusCode, url: head.url, body: body, headers: head.headers)
+    }
+
     /// Describes a response whose status is not accepted, with its `body`.
     public init(response: HTTPURLResponse, body: Data?) {
         self.init(statusCode: response.statusCode, url: response.url, body: body, headers: HTTPHeaders(response))
@@ -65,12 +70,11 @@ public struct ResponseProblem: Sendable, CustomStringConvertible {
 
     /// Describes why the response in `outcome` is refused, taking its status, URL, headers and body.
     public init(_ reason: String, outcome: AttemptOutcome, underlying: (any Error)? = nil) {
-        let http = outcome.httpResponse
         self.init(
             reason,
-            statusCode: http?.statusCode,
-            url: outcome.response?.url ?? outcome.request?.url,
-            headers: http.map(HTTPHeaders.init) ?? [:],
+            statusCode: outcome.statusCode,
+            url: outcome.head?.url ?? outcome.request?.url,
+            headers: outcome.head?.headers ?? [:],
             body: outcome.data,
             underlying: underlying
         )

@@ -26,12 +26,13 @@ extension NetworkResponder {
     /// or the error (transport, cancellation, invalid request, refused or failed status).
     static func reporting(_ completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void) -> NetworkResponder {
         // The response handler always runs before the data handler of the same firing.
-        let response = Locked<URLResponse?>(nil)
-        return NetworkResponder(
-            responseHandler: { value in response.withLock { $0 = value } },
-            dataHandler: { data in completion(.success(NetworkResponse(data: data, response: response.withLock { $0 }))) },
+        let head = Locked<ResponseHead?>(nil)
+        var responder = NetworkResponder(
+            dataHandler: { data in completion(.success(NetworkResponse(data: data, head: head.withLock { $0 }))) },
             errorHandler: { completion(.failure($0)) },
             serverErrorHandler: { completion(.failure($0)) }
         )
+        responder.headHandler = { value in head.withLock { $0 = value } }
+        return responder
     }
 }

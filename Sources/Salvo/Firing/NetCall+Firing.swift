@@ -143,7 +143,7 @@ final class Attempt: ResponseReceiver {
 
     /// What the exchange has reported so far.
     private struct State {
-        var response: URLResponse?
+        var head: ResponseHead?
         var body: Data?
         /// Body bytes received, for progress.
         var received: Int64 = 0
@@ -212,7 +212,7 @@ final class Attempt: ResponseReceiver {
     /// Lets the body of a decided head through: the chunks kept so far, then each as it arrives.
     func deliverBody() {
         state.withLock { state in
-            guard state.phase == .awaitingDecision, let head = state.response else { return }
+            guard state.phase == .awaitingDecision, let head = state.head else { return }
             state.phase = .streaming
             // Under the lock, so no chunk arriving now can overtake the kept ones.
             task.beginBody(head)
@@ -237,23 +237,23 @@ final class Attempt: ResponseReceiver {
 
     // MARK: - ResponseReceiver
 
-    func receive(_ head: URLResponse) {
-        guard streamsBody, let http = head as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
-            state.withLock { $0.response = head }
+    func receive(_ head: ResponseHead) {
+        guard streamsBody, head.isSuccess else {
+            state.withLock { $0.head = head }
             return
         }
         if finishesTask {
             state.withLock { state in
-                state.response = head
+                state.head = head
                 state.phase = .streaming
             }
             task.beginBody(head)
         } else {
             state.withLock { state in
-                state.response = head
+                state.head = head
                 state.phase = .awaitingDecision
             }
-            var outcome = AttemptOutcome(request: request, response: head)
+            var outcome = AttemptOutcome(request: request, head: head)
             outcome.isStreamedHead = true
             handOn(outcome)
         }
@@ -262,7 +262,7 @@ final class Attempt: ResponseReceiver {
     func receive(_ chunk: Data) {
         let (isStreaming, received, expected) = state.withLock { state in
             state.received += Int64(chunk.count)
-            let expected = reportsProgress ? state.response.map(\.expectedContentLength).flatMap { $0 >= 0 ? $0 : nil } : nil
+            let expected = reportsProgress ? state.head?.expectedContentLength : nil
             if state.phase == .streaming { return (true, state.received, expected) }
             if state.body == nil { state.body = chunk } else { state.body?.append(chunk) }
             return (false, state.received, expected)
@@ -283,11 +283,11 @@ final class Attempt: ResponseReceiver {
     }
 
     func finish(_ error: (any Error)?) {
-        let (response, body) = state.withLock { state in
+        let (head, body) = state.withLock { state in
             // A streamed body went to the task; one kept for a pending decision waits for it.
-            (state.response, state.phase == .collecting ? state.body ?? (state.response == nil ? nil : Data()) : nil)
+            (state.head, state.phase == .collecting ? state.body ?? (state.head == nil ? nil : Data()) : nil)
         }
-        handOn(AttemptOutcome(request: request, response: response, data: body, error: error.map(failure)))
+        handOn(AttemptOutcome(request: request, head: head, data: body, error: error.map(failure)))
     }
 
     /// Why the exchange failed: a file of the body that changed while it was sent, named, rather

@@ -9,8 +9,8 @@ import FoundationNetworking
 public struct AttemptOutcome: Sendable {
     /// The request as sent, after every action adapted it; `nil` when it could not be built.
     public var request: URLRequest?
-    /// The response, `nil` when none arrived.
-    public var response: URLResponse?
+    /// The response head, `nil` when none arrived.
+    public var head: ResponseHead?
     /// The body received, if any.
     public var data: Data?
     /// Why the attempt failed before (or instead of) a usable response: transport failure,
@@ -25,31 +25,49 @@ public struct AttemptOutcome: Sendable {
     /// An outcome from its parts.
     public init(
         request: URLRequest?,
-        response: URLResponse? = nil,
+        head: ResponseHead?,
         data: Data? = nil,
         error: NetworkError? = nil,
         duration: TimeInterval? = nil
     ) {
         self.request = request
-        self.response = response
+        self.head = head
         self.data = data
         self.error = error
         self.duration = duration
     }
 
+    /// An outcome from its parts, with the response as Foundation reported it.
+    public init(
+        request: URLRequest?,
+        response: URLResponse? = nil,
+        data: Data? = nil,
+        error: NetworkError? = nil,
+        duration: TimeInterval? = nil
+    ) {
+        self.init(request: request, head: response.flatMap(ResponseHead.init), data: data, error: error, duration: duration)
+    }
+
+    /// The response as Foundation's `URLResponse`, `nil` when none arrived; made from ``head``
+    /// the first time it is read when the transport parsed the head itself.
+    public var response: URLResponse? {
+        get { head?.urlResponse }
+        set { head = newValue.flatMap(ResponseHead.init) }
+    }
+
     /// The response as an HTTP response, if it is one.
-    public var httpResponse: HTTPURLResponse? { response as? HTTPURLResponse }
+    public var httpResponse: HTTPURLResponse? { head?.httpURLResponse }
 
     /// The HTTP status code, if an HTTP response arrived.
-    public var statusCode: Int? { httpResponse?.statusCode }
+    public var statusCode: Int? { head.flatMap { $0.isHTTP ? $0.statusCode : nil } }
 
     /// The body on success, or the error the responder will receive.
     ///
     /// A status outside 200–299 is ``NetworkError/serverStatus(_:)`` carrying the status, URL and body.
     public var result: Result<Data, NetworkError> {
         if let error { return .failure(error) }
-        if let http = httpResponse, !(200..<300).contains(http.statusCode) {
-            return .failure(.serverStatus(ResponseProblem(response: http, body: data)))
+        if let head, !head.isSuccess {
+            return .failure(.serverStatus(ResponseProblem(head: head, body: data)))
         }
         return .success(data ?? Data())
     }

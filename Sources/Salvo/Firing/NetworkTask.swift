@@ -139,7 +139,7 @@ public final class NetworkTask: Sendable {
     }
 
     /// Starts a streamed body: hands `head` to the body receiver unless the task has finished.
-    func beginBody(_ head: URLResponse) {
+    func beginBody(_ head: ResponseHead) {
         let isOpen = state.withLock { state in
             state.hasBegunBody = !state.isFinished
             return state.hasBegunBody
@@ -163,7 +163,7 @@ public final class NetworkTask: Sendable {
         }
         switch outcome.result {
         case .success(let body):
-            if let response = outcome.response { bodyReceiver.receive(response) }
+            if let head = outcome.head { bodyReceiver.receive(head) }
             if !body.isEmpty { bodyReceiver.receive(body) }
             bodyReceiver.finish(nil)
         case .failure(let error):
@@ -184,10 +184,11 @@ extension NetworkResponder {
     /// production, mock and replay firing all share.
     func dispatch(_ outcome: AttemptOutcome) {
         if outcome.error?.isUnsent != true {
-            responseHandler(outcome.response)
+            headHandler?(outcome.head)
+            onResponse?(outcome.response)
         }
-        if let http = outcome.httpResponse {
-            httpResponseHandler(http)
+        if let onHTTPResponse, let http = outcome.httpResponse {
+            onHTTPResponse(http)
         }
         switch outcome.result {
         case .success(let data):

@@ -120,18 +120,16 @@ public struct MockResponse: Sendable {
     /// What a session reports for an answer: the head, the body, and the chunks the body arrives
     /// in (nil when it arrives whole with the head).
     struct Resolved {
-        var head: URLResponse?
+        var head: ResponseHead?
         var body: Data
         var chunks: [BodyPacing.Chunk]?
     }
 
     /// What a session reports for this answer to `request`: the response, or the error instead.
-    ///
-    /// - Parameter memo: reuses the last HTTP response built when this answer is the same.
-    func resolve(for request: URLRequest, reusing memo: MockResponseMemo? = nil) -> Result<Resolved, any Error> {
+    func resolve(for request: URLRequest) -> Result<Resolved, any Error> {
         switch answer {
         case .sequence:
-            return next().resolve(for: request, reusing: memo)
+            return next().resolve(for: request)
         case .failure(let error):
             return .failure(error)
         case .problem(let reason, let part):
@@ -140,9 +138,8 @@ public struct MockResponse: Sendable {
             do {
                 let loaded = try body.load(status: status, headers: headers)
                 let url = loaded.url ?? request.url ?? URL(fileURLWithPath: "/")
-                let response = memo.map { $0.response(url: url, status: loaded.status, headers: loaded.headers) }
-                    ?? HTTPURLResponse(url: url, statusCode: loaded.status, httpVersion: "HTTP/1.1", headerFields: loaded.headers.dictionary)
-                return .success(Resolved(head: response, body: loaded.body, chunks: loaded.chunks))
+                let head = ResponseHead(statusCode: loaded.status, headers: loaded.headers, url: url)
+                return .success(Resolved(head: head, body: loaded.body, chunks: loaded.chunks))
             } catch {
                 return .failure(error)
             }

@@ -22,7 +22,6 @@ public struct MockSession: NetworkSession {
     private let conditions: NetworkConditions
     private let clock: NetworkClock
     private let generator: Locked<SplitMix64>
-    private let responses = MockResponseMemo()
     /// No latency, bandwidth limit or failures: every draw would be "at once, succeeds", so none is made.
     private let isPerfectNetwork: Bool
 
@@ -70,11 +69,11 @@ public struct MockSession: NetworkSession {
         // A body streamed from files (multipart, `.file`) is reported at its length too.
         let uploadLength = request.httpBody?.count ?? (request.httpBodyStream as? BodyStream).map { Int($0.length) } ?? 0
         guard delay == 0, draw.bandwidth == nil else {
-            let responses = responses, answer = answer, clock = clock
+            let answer = answer, clock = clock
             return MockSessionTask.start(reportingTo: receiver) { task in
                 try await task.send(uploadLength, bandwidth: draw.bandwidth, on: clock)
                 try await clock.sleep(for: delay)
-                let result = failure.map { .failure($0) } ?? Self.follow(request, answeredBy: response, answer: answer, reusing: responses, protecting: receiver.credentialHeaders)
+                let result = failure.map { .failure($0) } ?? Self.follow(request, answeredBy: response, answer: answer, protecting: receiver.credentialHeaders)
                 try await task.deliver(result, bandwidth: draw.bandwidth, on: clock)
             }
         }
@@ -84,7 +83,7 @@ public struct MockSession: NetworkSession {
             receiver.finish(failure)
             return FinishedSessionTask()
         }
-        let result = Self.follow(request, answeredBy: response, answer: answer, reusing: responses, protecting: receiver.credentialHeaders)
+        let result = Self.follow(request, answeredBy: response, answer: answer, protecting: receiver.credentialHeaders)
         switch result {
         case .failure(let error):
             receiver.finish(error)
@@ -109,13 +108,12 @@ extension MockSession {
         _ request: URLRequest,
         answeredBy response: MockResponse,
         answer: @Sendable (MockRequest) -> MockResponse,
-        reusing memo: MockResponseMemo,
         protecting credentialHeaders: Set<String>
     ) -> Result<MockResponse.Resolved, any Error> {
         var current = request, response = response, hops = 0
         while true {
-            let result = response.resolve(for: current, reusing: memo)
-            guard case .success(let resolved) = result, let http = resolved.head as? HTTPURLResponse else { return result }
+            let result = response.resolve(for: current)
+            guard case .success(let resolved) = result, let http = resolved.head else { return result }
             let redirected: URLRequest?
             do { redirected = try current.redirected(by: http, redirectCount: hops, credentialHeaders: credentialHeaders) } catch { return .failure(error) }
             guard let next = redirected else {

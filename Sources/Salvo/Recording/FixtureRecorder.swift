@@ -23,7 +23,7 @@ final class FixtureRecorder: ResponseReceiver {
     }
 
     private struct State {
-        var head: URLResponse?
+        var head: ResponseHead?
         var headTime: UInt64 = 0
         var body = Data()
         var chunks: [Fixture.Chunk] = []
@@ -41,7 +41,7 @@ final class FixtureRecorder: ResponseReceiver {
         readsBodyAsItArrives = receiver.readsBodyAsItArrives
     }
 
-    func receive(_ head: URLResponse) {
+    func receive(_ head: ResponseHead) {
         state.withLock { state in
             state.head = head
             state.headTime = DispatchTime.now().uptimeNanoseconds
@@ -70,7 +70,7 @@ final class FixtureRecorder: ResponseReceiver {
             defer { state = State() }
             return state
         }
-        guard error == nil, let http = recorded.head as? HTTPURLResponse else {
+        guard error == nil, let http = recorded.head?.httpURLResponse else {
             receiver.finish(error)
             return
         }

@@ -20,8 +20,8 @@ final class BodyBuffer: ResponseReceiver {
     static let backlogReadSize = 1 << 20
 
     private struct State {
-        var head: Result<URLResponse, NetworkError>?
-        var headWaiters: [CheckedContinuation<Result<URLResponse, NetworkError>, Never>] = []
+        var head: Result<ResponseHead, NetworkError>?
+        var headWaiters: [CheckedContinuation<Result<ResponseHead, NetworkError>, Never>] = []
         var chunks: [Data] = []
         var nextChunk = 0
         var bytesInMemory = 0
@@ -84,10 +84,10 @@ final class BodyBuffer: ResponseReceiver {
     ///
     /// Cancelling the task waiting for a head that has not arrived cancels the exchange, as
     /// ``next()`` does: a server slow to answer must not hold a cancelled task.
-    func head() async throws(NetworkError) -> URLResponse {
+    func head() async throws(NetworkError) -> ResponseHead {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> Result<URLResponse, NetworkError>? in
+                let ready = state.withLock { state -> Result<ResponseHead, NetworkError>? in
                     if let head = state.head { return head }
                     state.headWaiters.append(continuation)
                     return nil
@@ -189,7 +189,7 @@ final class BodyBuffer: ResponseReceiver {
 
     // MARK: - ResponseReceiver
 
-    func receive(_ head: URLResponse) {
+    func receive(_ head: ResponseHead) {
         let waiters = state.withLock { state in
             state.head = .success(head)
             defer { state.headWaiters = [] }
@@ -251,7 +251,7 @@ final class BodyBuffer: ResponseReceiver {
 
     func finish(_ error: (any Error)?) {
         let ended = error.map(NetworkError.init)
-        let (reader, headWaiters, head) = state.withLock { state -> (CheckedContinuation<Step?, Never>?, [CheckedContinuation<Result<URLResponse, NetworkError>, Never>], Result<URLResponse, NetworkError>?) in
+        let (reader, headWaiters, head) = state.withLock { state -> (CheckedContinuation<Step?, Never>?, [CheckedContinuation<Result<ResponseHead, NetworkError>, Never>], Result<ResponseHead, NetworkError>?) in
             guard state.end == nil else { return (nil, [], nil) }
             state.end = .some(ended)
             if let ended, ended.isCancelled {

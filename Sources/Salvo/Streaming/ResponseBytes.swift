@@ -27,11 +27,20 @@ public struct ResponseBytes: AsyncSequence, Sendable {
     /// The response head (status, headers, final URL) as soon as it arrives.
     ///
     /// Throws the call's error when it failed before a head or with a status outside 200–299.
+    public var head: ResponseHead {
+        get async throws(NetworkError) {
+            try await stream.buffer.head()
+        }
+    }
+
+    /// The response head as Foundation's `HTTPURLResponse`, as soon as it arrives.
+    ///
+    /// Throws the call's error when it failed before a head or with a status outside 200–299.
     public var response: HTTPURLResponse {
         get async throws(NetworkError) {
             let head = try await stream.buffer.head()
-            guard let http = head as? HTTPURLResponse else {
-                throw .transport(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "\(head.url?.absoluteString ?? "the server") answered without an HTTP response"]))
+            guard let http = head.httpURLResponse else {
+                throw .transport(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "\(head.url.absoluteString) answered without an HTTP response"]))
             }
             return http
         }

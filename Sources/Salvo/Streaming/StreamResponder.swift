@@ -67,8 +67,8 @@ private final class CallbackStreamReceiver: ResponseReceiver {
         self.queue = queue
     }
 
-    func receive(_ head: URLResponse) {
-        guard let http = head as? HTTPURLResponse else { return }
+    func receive(_ head: ResponseHead) {
+        guard let http = head.httpURLResponse else { return }
         queue.run { [self] in
             if !hasCompleted.withLock({ $0 }) { responder.headHandler(http) }
         }

@@ -18,8 +18,8 @@ import FoundationNetworking
 /// ```swift
 /// struct TickerSession: NetworkSession {
 ///     func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
-///         if let url = request.url, let head = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil) {
-///             receiver.receive(head)
+///         if let url = request.url {
+///             receiver.receive(ResponseHead(statusCode: 200, headers: ["Content-Type": "text/plain"], url: url))
 ///             receiver.receive(Data("tick\n".utf8))
 ///         }
 ///         receiver.finish(nil)
@@ -95,14 +95,14 @@ public struct FinishedSessionTask: NetworkSessionTask {
 /// body and calls the completion once at the end.
 final class WholeBodyCollector: ResponseReceiver {
     private let completion: @Sendable (Data?, URLResponse?, (any Error)?) -> Void
-    private let state = Locked<(response: URLResponse?, body: Data?)>((nil, nil))
+    private let state = Locked<(head: ResponseHead?, body: Data?)>((nil, nil))
 
     init(_ completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) {
         self.completion = completion
     }
 
-    func receive(_ response: URLResponse) {
-        state.withLock { $0.response = response }
+    func receive(_ head: ResponseHead) {
+        state.withLock { $0.head = head }
     }
 
     func receive(_ chunk: Data) {
@@ -112,7 +112,7 @@ final class WholeBodyCollector: ResponseReceiver {
     }
 
     func finish(_ error: (any Error)?) {
-        let (response, body) = state.withLock { $0 }
-        completion(body ?? (response == nil ? nil : Data()), response, error)
+        let (head, body) = state.withLock { $0 }
+        completion(body ?? (head == nil ? nil : Data()), head?.urlResponse, error)
     }
 }

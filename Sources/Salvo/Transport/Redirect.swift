@@ -48,8 +48,8 @@ enum Redirect {
 
     /// Where `response` sends a request to `url`: its `Location`, resolved against `url`, when it
     /// is an HTTP or HTTPS URL with a host.
-    static func target(of response: HTTPURLResponse, from url: URL?) -> URL? {
-        guard let location = response.value(forHTTPHeaderField: "Location"), !location.isEmpty,
+    static func target(of response: ResponseHead, from url: URL?) -> URL? {
+        guard let location = response.value(forField: "Location"), !location.isEmpty,
               let target = URL(string: location, relativeTo: url)?.absoluteURL,
               let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = target.host, !host.isEmpty else {
@@ -110,16 +110,31 @@ extension URLRequest {
         redirectCount: Int,
         credentialHeaders: Set<String> = []
     ) throws(URLError) -> URLRequest? {
-        let base = response.url ?? url
-        guard Redirect.statuses.contains(response.statusCode), let target = Redirect.target(of: response, from: base) else {
+        let answered = response.url ?? url
+        guard let head = ResponseHead(response) ?? answered.map({ ResponseHead(statusCode: response.statusCode, headers: HTTPHeaders(response), url: $0) }) else {
+            return nil
+        }
+        return try redirected(by: head, redirectCount: redirectCount, credentialHeaders: credentialHeaders)
+    }
+
+    /// The request to send next when the response with `head` redirects this one, by the rules
+    /// of ``redirected(by:redirectCount:credentialHeaders:)-(HTTPURLResponse,_,_)``: for a
+    /// transport that parses the head itself.
+    public func redirected(
+        by head: ResponseHead,
+        redirectCount: Int,
+        credentialHeaders: Set<String> = []
+    ) throws(URLError) -> URLRequest? {
+        let base: URL? = head.url
+        guard Redirect.statuses.contains(head.statusCode), let target = Redirect.target(of: head, from: base) else {
             return nil
         }
         guard redirectCount < Redirect.maximumCount else { throw Redirect.tooManyRedirects(at: target) }
         var next = self
         next.url = target
         let method = (httpMethod ?? "GET").uppercased()
-        let becomesGet = (response.statusCode == 303 && method != "HEAD")
-            || ((response.statusCode == 301 || response.statusCode == 302) && method == "POST")
+        let becomesGet = (head.statusCode == 303 && method != "HEAD")
+            || ((head.statusCode == 301 || head.statusCode == 302) && method == "POST")
         if becomesGet {
             next.httpMethod = "GET"
             next.httpBody = nil
@@ -129,7 +144,7 @@ extension URLRequest {
         } else if let stream = httpBodyStream {
             guard let restartable = stream as? BodyStream else {
                 throw URLError(.requestBodyStreamExhausted, userInfo: [
-                    NSLocalizedDescriptionKey: "a \(response.statusCode) redirect must send the body again, but its InputStream cannot start over",
+                    NSLocalizedDescriptionKey: "a \(head.statusCode) redirect must send the body again, but its InputStream cannot start over",
                     NSURLErrorFailingURLErrorKey: target,
                 ])
             }

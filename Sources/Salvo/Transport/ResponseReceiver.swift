@@ -7,9 +7,13 @@ import FoundationNetworking
 /// upload progress, and the end.
 ///
 /// Salvo implements it; a session calls it. The calls for one exchange never overlap and come in
-/// this order: ``receive(_:)-(URLResponse)`` at most once, as soon as the status and headers are
+/// this order: ``receive(_:)-(ResponseHead)`` at most once, as soon as the status and headers are
 /// known; ``receive(_:)-(Data)`` for each body chunk; ``didSend(_:of:)`` any time before the end;
 /// then ``finish(_:)`` exactly once, with `nil` when the body arrived whole.
+///
+/// A session that has a Foundation `URLResponse` hands it over as it is
+/// (``receive(_:)-(URLResponse)``); one that parses HTTP itself hands over a ``ResponseHead``
+/// made from the fields, and no `HTTPURLResponse` is built unless somebody asks for it.
 public protocol ResponseReceiver: AnyObject, Sendable {
     /// Whether the body is read as it arrives (a stream), so a session should report chunks as
     /// they come rather than after the whole body; `false` lets it collect the body first.
@@ -23,7 +27,7 @@ public protocol ResponseReceiver: AnyObject, Sendable {
     var credentialHeaders: Set<String> { get }
 
     /// Receives the response head: status, headers and final URL.
-    func receive(_ head: URLResponse)
+    func receive(_ head: ResponseHead)
 
     /// Receives the next chunk of the body.
     func receive(_ chunk: Data)
@@ -41,6 +45,11 @@ extension ResponseReceiver {
 
     /// None: only the headers every request protects.
     public var credentialHeaders: Set<String> { [] }
+
+    /// Receives the response head as Foundation reported it; a response without a URL is no head.
+    public func receive(_ head: URLResponse) {
+        if let head = ResponseHead(head) { receive(head) }
+    }
 
     /// Ignores upload progress.
     public func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {}

@@ -37,7 +37,7 @@ enum MockStreamingSamples {
         var received: Int { lock.withLock { progress.received } }
         var isDone: Bool { lock.withLock { progress.isDone } }
 
-        func receive(_ head: URLResponse) {}
+        func receive(_ head: ResponseHead) {}
         func receive(_ chunk: Data) { lock.withLock { progress.received += chunk.count } }
         func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) { lock.withLock { progress.sent.append(bytesSent) } }
         func finish(_ error: (any Error)?) { lock.withLock { progress.isDone = true } }

@@ -66,11 +66,11 @@ import SalvoTesting
         let lines = try MockResponse.lines(["a", "b"], every: 0).resolve(for: request).get()
         #expect(lines.body == Data("a\nb\n".utf8))
         #expect(lines.chunks?.map(\.bytes) == [2, 2])
-        #expect((lines.head as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "text/plain; charset=utf-8")
+        #expect(lines.head?.value(forField: "Content-Type") == "text/plain; charset=utf-8")
         let json = try MockResponse.jsonLines([Tick(n: 1), Tick(n: 2)], every: 0.5).resolve(for: request).get()
         #expect(json.body == Data("{\"n\":1}\n{\"n\":2}\n".utf8))
         #expect(json.chunks?.map(\.time) == [0, 0.5])
-        #expect((json.head as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/x-ndjson")
+        #expect(json.head?.value(forField: "Content-Type") == "application/x-ndjson")
     }
 
     @Test func jsonLinesRefuseAnEncoderThatWritesSeveralLines() {
@@ -89,7 +89,7 @@ import SalvoTesting
             ServerSentEvent(event: "reset", data: "no id any more"),
         ]
         let answer = try MockResponse.events(events, every: 1).resolve(for: Self.request()).get()
-        #expect((answer.head as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "text/event-stream; charset=utf-8")
+        #expect(answer.head?.value(forField: "Content-Type") == "text/event-stream; charset=utf-8")
         #expect(answer.chunks?.count == events.count, "one chunk per event")
         var parser = ServerSentEventParser()
         let parsed = try parser.parse(answer.body)

@@ -42,7 +42,7 @@ final class ReceiverLog: ResponseReceiver {
         var times: [TimeInterval] = []
         var isInsideCall = false
         var violations: [String] = []
-        var head: URLResponse?
+        var head: ResponseHead?
     }
 
     let readsBodyAsItArrives: Bool
@@ -78,7 +78,7 @@ final class ReceiverLog: ResponseReceiver {
     var body: Data { chunks.reduce(into: Data()) { $0.append($1) } }
 
     /// The head, once reported.
-    var head: HTTPURLResponse? { state.withLock { $0.head as? HTTPURLResponse } }
+    var head: HTTPURLResponse? { state.withLock { $0.head?.httpURLResponse } }
 
     /// Every break of the receiver contract seen.
     var violations: [String] { state.withLock { $0.violations } }
@@ -97,9 +97,9 @@ final class ReceiverLog: ResponseReceiver {
         return isFinished
     }
 
-    func receive(_ head: URLResponse) {
+    func receive(_ head: ResponseHead) {
         state.withLock { $0.head = head }
-        begin(.head(status: (head as? HTTPURLResponse)?.statusCode ?? 0))
+        begin(.head(status: head.statusCode))
         end()
     }
 

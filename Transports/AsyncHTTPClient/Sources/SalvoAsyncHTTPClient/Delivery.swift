@@ -37,7 +37,7 @@ struct Delivery: Sendable {
         queue = receiver.readsBodyAsItArrives ? DispatchQueue(label: "Salvo.AsyncHTTPClientSession.delivery") : nil
     }
 
-    func head(_ head: URLResponse, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+    func head(_ head: ResponseHead, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
         guard let queue else {
             receiver.receive(head)
             return eventLoop.makeSucceededVoidFuture()

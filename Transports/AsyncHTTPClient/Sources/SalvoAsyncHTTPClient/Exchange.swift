@@ -140,7 +140,7 @@ final class Exchange: NetworkSessionTask {
     /// What a hop does with its response head.
     enum HeadDecision {
         /// The head is the answer: report it and the body that follows.
-        case deliver(HTTPURLResponse)
+        case deliver(ResponseHead)
         /// The head redirects: drop its body and send this request once the hop ends.
         case follow(URLRequest)
         /// The exchange ends with this error.
@@ -149,9 +149,10 @@ final class Exchange: NetworkSessionTask {
 
     /// Decides on a hop's response head, after storing the cookies it sets.
     func decide(on head: HTTPResponseHead, of request: URLRequest) -> HeadDecision {
-        guard let url = request.url, let response = HTTPURLResponse(head, url: url) else {
+        guard let url = request.url else {
             return .fail(URLError(.badServerResponse, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
         }
+        let response = ResponseHead(head, url: url)
         if let storage = session.cookieStorage, request.httpShouldHandleCookies {
             storage.store(setCookieFields: head.headers[canonicalForm: "Set-Cookie"].map(String.init), from: url)
         }
@@ -179,7 +180,7 @@ final class Exchange: NetworkSessionTask {
     }
 
     /// Reports the response head; the future completes once the receiver has it.
-    func deliver(_ head: HTTPURLResponse) -> EventLoopFuture<Void> {
+    func deliver(_ head: ResponseHead) -> EventLoopFuture<Void> {
         delivery.head(head, on: eventLoop)
     }
 

@@ -182,7 +182,7 @@ final class ThreadCheckingReceiver: ResponseReceiver {
         state.withLockedValue { $0.isInside = false }
     }
 
-    func receive(_ head: URLResponse) { record("head") }
+    func receive(_ head: ResponseHead) { record("head") }
 
     func receive(_ chunk: Data) {
         record("chunk") { report in

@@ -1,0 +1,111 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The head of a response: its status, its header fields and the URL that answered, known before
+/// the body.
+///
+/// A session reports one to its ``ResponseReceiver``. `URLSession` already has an
+/// `HTTPURLResponse` and hands that over (``init(_:)``); a transport that parses HTTP itself
+/// (the mock, replay, an AsyncHTTPClient transport) builds the head from its fields
+/// (``init(statusCode:headers:url:)``) and never pays for an `HTTPURLResponse` nobody reads:
+/// ``urlResponse`` builds one on first use. On Linux that initializer costs about as much as the
+/// rest of a request's handling in Salvo (Docs/ServerSide.md).
+///
+/// ```swift
+/// let head = ResponseHead(statusCode: 200, headers: ["Content-Type": "application/json"], url: url)
+/// head.statusCode                          // 200
+/// head.headers["content-type"]             // "application/json"
+/// ```
+public struct ResponseHead: Sendable {
+    private enum Source: Sendable {
+        /// Fields a transport parsed, and the `HTTPURLResponse` made from them once asked for.
+        case fields(HTTPHeaders, madeResponse: Locked<HTTPURLResponse?>)
+        /// The response Foundation reported.
+        case foundation(URLResponse)
+    }
+
+    /// The status code; 200 for a response that is not HTTP (a `file:` URL's).
+    public let statusCode: Int
+    /// The URL that answered: the request's, or the last redirect's.
+    public let url: URL
+    private let source: Source
+
+    /// A head from the fields a transport parsed.
+    ///
+    /// A field that repeats is given once, its values joined with `", "` (RFC 9110 §5.3), as
+    /// `URLSession` reports it.
+    public init(statusCode: Int, headers: HTTPHeaders = [:], url: URL) {
+        self.statusCode = statusCode
+        self.url = url
+        source = .fields(headers, madeResponse: Locked(nil))
+    }
+
+    /// The head of a response Foundation reported; `nil` when it has no URL.
+    ///
+    /// ``urlResponse`` is `response` itself.
+    public init?(_ response: URLResponse) {
+        guard let url = response.url else { return nil }
+        self.url = url
+        statusCode = (response as? HTTPURLResponse)?.statusCode ?? 200
+        source = .foundation(response)
+    }
+
+    /// The header fields, in the order the server sent them.
+    public var headers: HTTPHeaders {
+        switch source {
+        case .fields(let headers, _): headers
+        case .foundation(let response): (response as? HTTPURLResponse).map(HTTPHeaders.init) ?? [:]
+        }
+    }
+
+    /// The value of the field named `name`, in any case.
+    public func value(forField name: String) -> String? {
+        switch source {
+        case .fields(let headers, _): headers[name]
+        case .foundation(let response): (response as? HTTPURLResponse)?.value(forHTTPHeaderField: name)
+        }
+    }
+
+    /// The head as Foundation's response: the one the session reported, or one made from the
+    /// fields the first time it is asked for.
+    public var urlResponse: URLResponse {
+        switch source {
+        case .foundation(let response):
+            return response
+        case .fields(let headers, let madeResponse):
+            return madeResponse.withLock { made -> URLResponse in
+                if let made { return made }
+                guard let response = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers.dictionary) else {
+                    // Foundation refused the status: the head's fields still say what it was.
+                    return URLResponse(url: url, mimeType: nil, expectedContentLength: -1, textEncodingName: nil)
+                }
+                made = response
+                return response
+            }
+        }
+    }
+
+    /// ``urlResponse`` as an `HTTPURLResponse`; `nil` for a response that is not HTTP.
+    public var httpURLResponse: HTTPURLResponse? { urlResponse as? HTTPURLResponse }
+
+    /// Whether the status is in 200..<300.
+    public var isSuccess: Bool { (200..<300).contains(statusCode) }
+
+    /// Whether the head is of an HTTP response: `false` only for a non-HTTP `URLResponse`.
+    var isHTTP: Bool {
+        if case .foundation(let response) = source { return response is HTTPURLResponse }
+        return true
+    }
+
+    /// The body's length that `Content-Length` announces, when it does.
+    var expectedContentLength: Int64? {
+        switch source {
+        case .foundation(let response):
+            return response.expectedContentLength >= 0 ? response.expectedContentLength : nil
+        case .fields(let headers, _):
+            return headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
+        }
+    }
+}
