@@ -94,7 +94,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     ///
     /// Header names are ASCII tokens, so they are compared byte by byte with ASCII case folding;
     /// Foundation's `caseInsensitiveCompare`, many times slower on Linux, only decides for non-ASCII text.
-    private static func namesMatch(_ lhs: String, _ rhs: String) -> Bool {
+    static func namesMatch(_ lhs: String, _ rhs: String) -> Bool {
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
         while true {

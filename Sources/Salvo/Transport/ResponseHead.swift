@@ -20,8 +20,9 @@ import FoundationNetworking
 /// ```
 public struct ResponseHead: Sendable {
     private enum Source: Sendable {
-        /// Fields a transport parsed, and the `HTTPURLResponse` made from them once asked for.
-        case fields(HTTPHeaders, madeResponse: Locked<HTTPURLResponse?>)
+        /// Fields a transport parsed, a name possibly repeated, and the `HTTPURLResponse` made
+        /// from them once asked for.
+        case fields([HTTPHeaders.Field], madeResponse: Locked<HTTPURLResponse?>)
         /// The response Foundation reported.
         case foundation(URLResponse)
     }
@@ -32,14 +33,20 @@ public struct ResponseHead: Sendable {
     public let url: URL
     private let source: Source
 
-    /// A head from the fields a transport parsed.
-    ///
-    /// A field that repeats is given once, its values joined with `", "` (RFC 9110 §5.3), as
-    /// `URLSession` reports it.
+    /// A head from header fields a transport parsed.
     public init(statusCode: Int, headers: HTTPHeaders = [:], url: URL) {
+        self.init(statusCode: statusCode, fields: headers.fields, url: url)
+    }
+
+    /// A head from the header fields as the server sent them, in order; a name may repeat.
+    ///
+    /// Nothing is copied or compared until a field is read: ``headers`` and
+    /// ``value(forField:)`` give a repeated field once, its values joined with `", "` (RFC 9110
+    /// §5.3) under the first spelling of its name, as `URLSession` reports it.
+    public init(statusCode: Int, fields: [HTTPHeaders.Field], url: URL) {
         self.statusCode = statusCode
         self.url = url
-        source = .fields(headers, madeResponse: Locked(nil))
+        source = .fields(fields, madeResponse: Locked(nil))
     }
 
     /// The head of a response Foundation reported; `nil` when it has no URL.
@@ -55,7 +62,7 @@ public struct ResponseHead: Sendable {
     /// The header fields, in the order the server sent them.
     public var headers: HTTPHeaders {
         switch source {
-        case .fields(let headers, _): headers
+        case .fields(let fields, _): Self.joined(fields)
         case .foundation(let response): (response as? HTTPURLResponse).map(HTTPHeaders.init) ?? [:]
         }
     }
@@ -63,7 +70,7 @@ public struct ResponseHead: Sendable {
     /// The value of the field named `name`, in any case.
     public func value(forField name: String) -> String? {
         switch source {
-        case .fields(let headers, _): headers[name]
+        case .fields(let fields, _): Self.value(of: name, in: fields)
         case .foundation(let response): (response as? HTTPURLResponse)?.value(forHTTPHeaderField: name)
         }
     }
@@ -74,10 +81,10 @@ public struct ResponseHead: Sendable {
         switch source {
         case .foundation(let response):
             return response
-        case .fields(let headers, let madeResponse):
+        case .fields(let fields, let madeResponse):
             return madeResponse.withLock { made -> URLResponse in
                 if let made { return made }
-                guard let response = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers.dictionary) else {
+                guard let response = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: Self.joined(fields).dictionary) else {
                     // Foundation refused the status: the head's fields still say what it was.
                     return URLResponse(url: url, mimeType: nil, expectedContentLength: -1, textEncodingName: nil)
                 }
@@ -104,8 +111,26 @@ public struct ResponseHead: Sendable {
         switch source {
         case .foundation(let response):
             return response.expectedContentLength >= 0 ? response.expectedContentLength : nil
-        case .fields(let headers, _):
-            return headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
+        case .fields(let fields, _):
+            return Self.value(of: "Content-Length", in: fields).flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
         }
+    }
+
+    /// `fields` with each repeated name once, its values joined in order.
+    private static func joined(_ fields: [HTTPHeaders.Field]) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        for field in fields where !headers.contains(field.name) {
+            headers[field.name] = value(of: field.name, in: fields)
+        }
+        return headers
+    }
+
+    /// The value of the field named `name` in `fields`: repeated ones joined with `", "`.
+    private static func value(of name: String, in fields: [HTTPHeaders.Field]) -> String? {
+        var value: String?
+        for field in fields where HTTPHeaders.namesMatch(field.name, name) {
+            value = value.map { $0 + ", " + field.value } ?? field.value
+        }
+        return value
     }
 }

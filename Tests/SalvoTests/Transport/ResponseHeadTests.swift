@@ -18,6 +18,19 @@ import Testing
         #expect(head.url == url)
     }
 
+    @Test func repeatedFieldsReadAsOneJoinedInOrderUnderTheFirstSpelling() {
+        let head = ResponseHead(statusCode: 200, fields: [
+            HTTPHeaders.Field(name: "Vary", value: "Accept"),
+            HTTPHeaders.Field(name: "ETag", value: "1"),
+            HTTPHeaders.Field(name: "vary", value: "Origin"),
+        ], url: url)
+        #expect(head.value(forField: "VARY") == "Accept, Origin")
+        #expect(head.value(forField: "Age") == nil)
+        #expect(head.headers.fields.map(\.name) == ["Vary", "ETag"])
+        #expect(head.headers["vary"] == "Accept, Origin")
+        #expect(head.httpURLResponse?.value(forHTTPHeaderField: "vary") == "Accept, Origin")
+    }
+
     @Test func theFoundationResponseIsMadeOnceAndKeepsEveryField() throws {
         let head = ResponseHead(statusCode: 201, headers: ["Content-Type": "text/plain", "X-Trace": "abc"], url: url)
         let first = try #require(head.httpURLResponse)
