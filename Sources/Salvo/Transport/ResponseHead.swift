@@ -19,19 +19,22 @@ import FoundationNetworking
 /// head.headers["content-type"]             // "application/json"
 /// ```
 public struct ResponseHead: Sendable {
-    private enum Source: Sendable {
-        /// Fields a transport parsed, a name possibly repeated, and the `HTTPURLResponse` made
-        /// from them once asked for.
-        case fields([HTTPHeaders.Field], madeResponse: Locked<HTTPURLResponse?>)
-        /// The response Foundation reported.
-        case foundation(URLResponse)
+    /// Where the fields come from, and the Foundation response once there is one: one allocation
+    /// per head, so a copy costs one retain.
+    private struct Content {
+        /// Fields a transport parsed, a name possibly repeated; empty for Foundation's response.
+        let fields: [HTTPHeaders.Field]
+        /// The response Foundation reported, or the one made from ``fields`` once asked for.
+        var response: URLResponse?
     }
 
     /// The status code; 200 for a response that is not HTTP (a `file:` URL's).
     public let statusCode: Int
     /// The URL that answered: the request's, or the last redirect's.
     public let url: URL
-    private let source: Source
+    /// Whether the fields came from a transport rather than from Foundation's response.
+    private let isParsed: Bool
+    private let content: Locked<Content>
 
     /// A head from header fields a transport parsed.
     public init(statusCode: Int, headers: HTTPHeaders = [:], url: URL) {
@@ -46,7 +49,8 @@ public struct ResponseHead: Sendable {
     public init(statusCode: Int, fields: [HTTPHeaders.Field], url: URL) {
         self.statusCode = statusCode
         self.url = url
-        source = .fields(fields, madeResponse: Locked(nil))
+        isParsed = true
+        content = Locked(Content(fields: fields))
     }
 
     /// The head of a response Foundation reported; `nil` when it has no URL.
@@ -56,41 +60,35 @@ public struct ResponseHead: Sendable {
         guard let url = response.url else { return nil }
         self.url = url
         statusCode = (response as? HTTPURLResponse)?.statusCode ?? 200
-        source = .foundation(response)
+        isParsed = false
+        content = Locked(Content(fields: [], response: response))
     }
 
     /// The header fields, in the order the server sent them.
     public var headers: HTTPHeaders {
-        switch source {
-        case .fields(let fields, _): Self.joined(fields)
-        case .foundation(let response): (response as? HTTPURLResponse).map(HTTPHeaders.init) ?? [:]
-        }
+        let (fields, response) = content.withLock { ($0.fields, $0.response) }
+        if isParsed { return Self.joined(fields) }
+        return (response as? HTTPURLResponse).map(HTTPHeaders.init) ?? [:]
     }
 
     /// The value of the field named `name`, in any case.
     public func value(forField name: String) -> String? {
-        switch source {
-        case .fields(let fields, _): Self.value(of: name, in: fields)
-        case .foundation(let response): (response as? HTTPURLResponse)?.value(forHTTPHeaderField: name)
-        }
+        let (fields, response) = content.withLock { ($0.fields, $0.response) }
+        if isParsed { return Self.value(of: name, in: fields) }
+        return (response as? HTTPURLResponse)?.value(forHTTPHeaderField: name)
     }
 
     /// The head as Foundation's response: the one the session reported, or one made from the
     /// fields the first time it is asked for.
     public var urlResponse: URLResponse {
-        switch source {
-        case .foundation(let response):
-            return response
-        case .fields(let fields, let madeResponse):
-            return madeResponse.withLock { made -> URLResponse in
-                if let made { return made }
-                guard let response = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: Self.joined(fields).dictionary) else {
-                    // Foundation refused the status: the head's fields still say what it was.
-                    return URLResponse(url: url, mimeType: nil, expectedContentLength: -1, textEncodingName: nil)
-                }
-                made = response
-                return response
+        content.withLock { content in
+            if let response = content.response { return response }
+            guard let made = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: Self.joined(content.fields).dictionary) else {
+                // Foundation refused the status: the head's fields still say what it was.
+                return URLResponse(url: url, mimeType: nil, expectedContentLength: -1, textEncodingName: nil)
             }
+            content.response = made
+            return made
         }
     }
 
@@ -102,18 +100,16 @@ public struct ResponseHead: Sendable {
 
     /// Whether the head is of an HTTP response: `false` only for a non-HTTP `URLResponse`.
     var isHTTP: Bool {
-        if case .foundation(let response) = source { return response is HTTPURLResponse }
-        return true
+        isParsed || content.withLock { $0.response is HTTPURLResponse }
     }
 
     /// The body's length that `Content-Length` announces, when it does.
     var expectedContentLength: Int64? {
-        switch source {
-        case .foundation(let response):
-            return response.expectedContentLength >= 0 ? response.expectedContentLength : nil
-        case .fields(let fields, _):
-            return Self.value(of: "Content-Length", in: fields).flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
+        guard isParsed else {
+            let length = content.withLock { $0.response?.expectedContentLength } ?? -1
+            return length >= 0 ? length : nil
         }
+        return value(forField: "Content-Length").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 
     /// `fields` with each repeated name once, its values joined in order.
