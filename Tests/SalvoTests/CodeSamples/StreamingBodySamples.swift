@@ -57,13 +57,11 @@ enum StreamingGuide {
 
     struct TickerSession: NetworkSession {
         func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
-            guard let url = request.url,
-                  let head = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "text/plain"])
-            else {
+            guard let url = request.url else {
                 receiver.finish(URLError(.badURL))
                 return FinishedSessionTask()
             }
-            receiver.receive(head)
+            receiver.receive(ResponseHead(statusCode: 200, headers: ["Content-Type": "text/plain"], url: url))
             for tick in 1...3 { receiver.receive(Data("tick \(tick)\n".utf8)) }
             receiver.finish(nil)
             return FinishedSessionTask()

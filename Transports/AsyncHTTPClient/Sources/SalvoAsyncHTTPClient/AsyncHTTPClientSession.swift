@@ -6,6 +6,7 @@ import FoundationNetworking
 import NIOCore
 import NIOHTTPCompression
 import Salvo
+import Tracing
 
 /// A ``Salvo/NetworkSession`` that sends requests through AsyncHTTPClient, SwiftNIO's HTTP client:
 /// the transport for servers and services, where `URLSession` on Linux costs three times the CPU.
@@ -103,6 +104,13 @@ public struct AsyncHTTPClientSession: NetworkSession {
     /// connection failing at once (not retried until a connect timeout), and the request's own
     /// timeout rather than a read timeout of the client's.
     ///
+    /// **Tracing.** When the process has bootstrapped a tracer (`InstrumentationSystem.bootstrap`)
+    /// before the configuration is made, the client traces every request with it, as
+    /// AsyncHTTPClient does. When it has not, tracing is off: AsyncHTTPClient would otherwise name a
+    /// span and set its attributes on every request, on the event loop, for a tracer that drops
+    /// them (about 30k instructions per request, a quarter of the event loop's work for a small
+    /// request, Docs/ServerSide.md).
+    ///
     /// Start from it to make a client of your own, for example with a larger pool:
     /// ```swift
     /// var configuration = AsyncHTTPClientSession.clientConfiguration
@@ -116,6 +124,9 @@ public struct AsyncHTTPClientSession: NetworkSession {
             decompression: .enabled(limit: .none)
         )
         configuration.connectionPool.retryConnectionEstablishment = false
+        if configuration.tracing.tracer is NoOpTracer {
+            configuration.tracing.tracer = nil
+        }
         return configuration
     }
 

@@ -14,6 +14,13 @@ import Testing
         NetCall(server: try await .loopback(), endpoint: endpoint, firingFunction: .asyncHTTPClient(session))
     }
 
+    @Test func withoutABootstrappedTracerTheConfigurationTracesNothing() {
+        // The test process bootstraps no tracing system: the global tracer is a no-op one, which
+        // the configuration drops rather than building spans for it on every request.
+        #expect(AsyncHTTPClientSession.clientConfiguration.tracing.tracer == nil)
+        #expect(HTTPClient.Configuration().tracing.tracer != nil, "AsyncHTTPClient's own default keeps the no-op tracer")
+    }
+
     @Test func aSessionThatMadeItsClientOwnsIt() async throws {
         let owning = AsyncHTTPClientSession()
         #expect(owning.isClientOwner)
