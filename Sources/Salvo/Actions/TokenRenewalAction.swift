@@ -24,7 +24,9 @@ import FoundationNetworking
 /// The rules, in order, for a response whose status is in ``statusCodes`` to a request that
 /// carried the ``headerName`` header (other responses pass untouched):
 /// 1. while a renewal runs, the call waits for it (single flight);
-/// 2. a call sent before the last renewal finished takes that renewal's result;
+/// 2. a call sent before the last renewal finished takes that renewal's result, and so does a
+///    call that presents, on its first attempt, the credential that renewal replaced (it read
+///    the token before the renewal ended and sent it after);
 /// 3. a call still presenting the credential whose renewal failed less than
 ///    `retryFailedRenewalAfter` seconds ago fails with the same error, without renewing;
 /// 4. otherwise a new renewal starts, unless `maxRenewals` already ran in the last `window`.
@@ -92,6 +94,11 @@ public actor TokenRenewalAction: NetworkAction {
             error = await Self.result(of: running)
         } else if let last, sentAt <= last.finishedAt {
             error = last.error
+        } else if let last, last.error == nil, last.credential == credential, attempt == 1 {
+            // Read before the renewal ended, sent after it (prepare and send can be far apart
+            // under load): the new token is there now. Only once, so a renewal that stores the
+            // same token again still meets the limit below.
+            error = nil
         } else if let last, let failure = last.error, last.credential == credential,
                   now().timeIntervalSince(last.finishedAt) < retryFailedRenewalAfter {
             error = failure

@@ -62,6 +62,26 @@ private struct RefreshDenied: Error {}
         #expect(results.allSatisfy { (try? $0.get().statusCode) == 200 })
     }
 
+    @Test func aCallThatReadTheOldTokenBeforeTheRenewalEndedRetriesWithoutRenewingAgain() async throws {
+        let world = TokenWorld()
+        let refresher = world.refresher(delay: 0)
+        _ = await result(of: world.call(refresher))
+        #expect(world.refreshes.withLock { $0 } == 1)
+        // Another call read the expired token before that renewal ended and sent it after.
+        let url = try #require(URL(string: "https://api.test/me"))
+        var request = URLRequest(url: url)
+        request.setValue("Bearer expired", forHTTPHeaderField: "Authorization")
+        let refused = AttemptOutcome(request: request, head: ResponseHead(statusCode: 401, url: url), duration: 0)
+        let first = await refresher.decide(after: refused, for: world.call(refresher), attempt: 1)
+        guard case .retry = first else { Issue.record("expected a retry, got \(first)"); return }
+        #expect(world.refreshes.withLock { $0 } == 1, "no second renewal")
+        // Refused again with that credential on its next attempt: a renewal that stored the same
+        // token; this one renews, so the limit still ends it.
+        let again = await refresher.decide(after: refused, for: world.call(refresher), attempt: 2)
+        guard case .retry = again else { Issue.record("expected a retry, got \(again)"); return }
+        #expect(world.refreshes.withLock { $0 } == 2)
+    }
+
     @Test func aFailedRefreshFailsEveryWaitingCallWithTheRefreshError() async throws {
         let world = TokenWorld()
         let call = world.call(world.refresher(failWith: RefreshDenied()))
