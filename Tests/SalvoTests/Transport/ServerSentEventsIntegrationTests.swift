@@ -56,7 +56,14 @@ import FoundationNetworking
         #expect(error == nil)
         let seen = try await stats(key, over: transport)
         #expect(seen.connections == 3)
-        #expect(seen.lastEventIDs == [nil, dropAfter == 0 ? nil : "\(dropAfter)", "10"])
+        guard transport.differences.contains(.losesHeldPartsAtADrop), seen.lastEventIDs.count == 3 else {
+            #expect(seen.lastEventIDs == [nil, dropAfter == 0 ? nil : "\(dropAfter)", "10"])
+            return
+        }
+        // Parts the client held at the drop may be lost: it resumes from that event or an earlier one.
+        #expect(seen.lastEventIDs[0] == nil)
+        #expect((seen.lastEventIDs[1].flatMap { Int($0) } ?? 0) <= dropAfter)
+        #expect(seen.lastEventIDs[2] == "10")
     }
 
     @Test(arguments: TransportUnderTest.all)

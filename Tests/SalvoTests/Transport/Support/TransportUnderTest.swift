@@ -24,6 +24,10 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
         /// Bodies compressed with brotli (`Content-Encoding: br`) arrive compressed: the transport
         /// decodes gzip and deflate only.
         case noBrotli
+        /// Body parts the client still holds when the connection drops are lost with it, so a
+        /// Server-Sent Events stream may resume from an earlier event than the last one sent
+        /// (the server sends the rest again: nothing is duplicated or lost for the reader).
+        case losesHeldPartsAtADrop
     }
 
     /// The name test reports show.
