@@ -35,11 +35,16 @@ func workloads(baseURL: URL?) throws -> [CountedWorkload] {
     ]
     if let nginx = ProcessInfo.processInfo.environment[serverSideURLVariable].flatMap(URL.init(string:)) {
         // Benchmark 11 at concurrency 1: the same small file from nginx through each client.
-        let serverSide = try ServerSideFiring(baseURL: nginx, byteCount: 1, maxConnections: 1)
+        let serverSide = try ServerSideFiring(baseURL: nginx, byteCount: serverSideStreamBytes, maxConnections: 1)
         list.append(CountedWorkload(name: "11 AsyncHTTPClient transport, per request", scale: 0.1, sides: [
             Side(name: "Salvo over AsyncHTTPClient: NetCall.response()") { count in try blocking { for _ in 0..<count { try await serverSide.salvoOnce() } } },
             Side(name: "raw AsyncHTTPClient execute + collect") { count in try blocking { for _ in 0..<count { try await serverSide.rawAsyncHTTPClientOnce() } } },
             Side(name: "raw URLSession.data(for:)") { count in try blocking { for _ in 0..<count { try await serverSide.rawURLSessionOnce() } } },
+        ]))
+        // Benchmark 12 in small: a 4 MiB body streamed through each client, counted per stream.
+        list.append(CountedWorkload(name: "12 AsyncHTTPClient streaming 4 MiB, per stream", scale: 0.016, sides: [
+            Side(name: "Salvo: for try await chunk in call.bytes()") { count in try blocking { for _ in 0..<count { try await serverSide.salvoStream() } } },
+            Side(name: "raw AsyncHTTPClient body sequence") { count in try blocking { for _ in 0..<count { try await serverSide.rawStream() } } },
         ]))
         // Benchmark 11 at concurrency 16, where the client is CPU-bound: the same file, 16 requests in flight.
         let serverSide16 = try ServerSideFiring(baseURL: nginx, byteCount: 1, maxConnections: 16)
@@ -91,3 +96,6 @@ func workloads(baseURL: URL?) throws -> [CountedWorkload] {
 
 /// The environment variable that hands the children the nginx of benchmark 11.
 let serverSideURLVariable = "SALVO_BENCH_NGINX_URL"
+
+/// The size of the file benchmark 12 streams when counted: 4 MiB.
+let serverSideStreamBytes = 4 << 20

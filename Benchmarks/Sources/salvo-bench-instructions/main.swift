@@ -34,10 +34,10 @@ func run() throws {
     let server = needsServer ? try LoopbackServer() : nil
     defer { server?.stop() }
     // Benchmark 11 needs nginx; the children find it through the environment.
-    let nginx = (isSelected("11 AsyncHTTPClient transport, per request") || isSelected("11 AsyncHTTPClient transport, 16 concurrent, per request")) && NginxServer.executable != nil ? try NginxServer() : nil
+    let nginx = ["11 AsyncHTTPClient transport, per request", "11 AsyncHTTPClient transport, 16 concurrent, per request", "12 AsyncHTTPClient streaming 4 MiB, per stream"].contains(where: isSelected) && NginxServer.executable != nil ? try NginxServer() : nil
     defer { nginx?.stop() }
     if let nginx {
-        try ServerSideFiring.serveFiles(on: nginx, byteCount: 1)
+        try ServerSideFiring.serveFiles(on: nginx, byteCount: serverSideStreamBytes)
         setenv(serverSideURLVariable, nginx.baseURL.absoluteString, 1)
     }
     try withTemporaryFolder(named: "salvo-bench-instructions") { directory in

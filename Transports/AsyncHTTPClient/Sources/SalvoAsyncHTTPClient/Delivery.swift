@@ -19,12 +19,16 @@ import Salvo
 /// body until then (the socket's buffers fill and TCP slows the server down). The receiver decides
 /// what it keeps: Salvo's stream buffer keeps 4 MiB in memory and the rest on disk. The window is
 /// not zero because AsyncHTTPClient drops body parts it holds for a delegate that has not taken
-/// them when the connection fails: with a window, every byte that arrived before a dropped
-/// connection reaches the receiver before the error, as with `URLSession` (a Server-Sent Events
-/// stream resumes from the last event that really arrived).
+/// them when the connection fails: with a window, every part it offered before a dropped
+/// connection reaches the receiver before the error. Parts it had not offered yet are lost with
+/// the connection (seen under load; Docs/Linux.md): a Server-Sent Events stream then resumes from
+/// an earlier event, and the server sends the rest again.
 struct Delivery: Sendable {
     /// Bytes that may wait for the receiver before the network is held back: 1 MiB.
     static let window = 1 << 20
+
+    /// Parts from this size on are handed over without a copy: 16 KiB.
+    static let largePart = 16 << 10
 
     private let receiver: any ResponseReceiver
     /// `nil` for a receiver called on the event loop.
@@ -47,8 +51,12 @@ struct Delivery: Sendable {
     }
 
     func chunk(_ buffer: ByteBuffer, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
-        // Large parts are handed over without a copy; the Data keeps the buffer's storage alive.
-        let chunk = Data(buffer: buffer, byteTransferStrategy: .automatic)
+        // A large part is handed over without a copy (the Data keeps the buffer's storage alive):
+        // copying each 64 KiB part of a streamed body cost more than everything else Salvo does
+        // with it. A small part is copied, so a receiver keeping it does not keep a whole read
+        // buffer alive for a few bytes.
+        let strategy: ByteBuffer.ByteTransferStrategy = buffer.readableBytes >= Self.largePart ? .noCopy : .copy
+        let chunk = Data(buffer: buffer, byteTransferStrategy: strategy)
         guard let queue else {
             receiver.receive(chunk)
             return eventLoop.makeSucceededVoidFuture()
