@@ -113,11 +113,11 @@ extension MockSession {
         var current = request, response = response, hops = 0
         while true {
             let result = response.resolve(for: current)
-            guard case .success(let resolved) = result, let http = resolved.head else { return result }
+            guard case .success(let resolved) = result, let head = resolved.head else { return result }
             let redirected: URLRequest?
-            do { redirected = try current.redirected(by: http, redirectCount: hops, credentialHeaders: credentialHeaders) } catch { return .failure(error) }
+            do { redirected = try current.redirected(by: head, redirectCount: hops, credentialHeaders: credentialHeaders) } catch { return .failure(error) }
             guard let next = redirected else {
-                return isHead(current) ? .success(MockResponse.Resolved(head: http, body: Data(), chunks: nil)) : result
+                return isHead(current) ? .success(MockResponse.Resolved(head: head, body: Data(), chunks: nil)) : result
             }
             hops += 1
             current = next
