@@ -108,8 +108,7 @@ public struct AsyncHTTPClientSession: NetworkSession {
     /// before the configuration is made, the client traces every request with it, as
     /// AsyncHTTPClient does. When it has not, tracing is off: AsyncHTTPClient would otherwise name a
     /// span and set its attributes on every request, on the event loop, for a tracer that drops
-    /// them (about 30k instructions per request, a quarter of the event loop's work for a small
-    /// request, Docs/ServerSide.md).
+    /// them (about 45k instructions per small request, Docs/ServerSide.md).
     ///
     /// Start from it to make a client of your own, for example with a larger pool:
     /// ```swift
