@@ -147,6 +147,8 @@ final class Attempt: ResponseReceiver {
         var body: Data?
         /// Body bytes received, for progress.
         var received: Int64 = 0
+        /// The body's length the head announced, for progress; read once, when the head arrives.
+        var expected: Int64?
         var phase = Phase.collecting
     }
 
@@ -238,19 +240,25 @@ final class Attempt: ResponseReceiver {
     // MARK: - ResponseReceiver
 
     func receive(_ head: ResponseHead) {
+        let expected = reportsProgress ? head.expectedContentLength : nil
         guard streamsBody, head.isSuccess else {
-            state.withLock { $0.head = head }
+            state.withLock { state in
+                state.head = head
+                state.expected = expected
+            }
             return
         }
         if finishesTask {
             state.withLock { state in
                 state.head = head
+                state.expected = expected
                 state.phase = .streaming
             }
             task.beginBody(head)
         } else {
             state.withLock { state in
                 state.head = head
+                state.expected = expected
                 state.phase = .awaitingDecision
             }
             var outcome = AttemptOutcome(request: request, head: head)
@@ -262,10 +270,9 @@ final class Attempt: ResponseReceiver {
     func receive(_ chunk: Data) {
         let (isStreaming, received, expected) = state.withLock { state in
             state.received += Int64(chunk.count)
-            let expected = reportsProgress ? state.head?.expectedContentLength : nil
-            if state.phase == .streaming { return (true, state.received, expected) }
+            if state.phase == .streaming { return (true, state.received, state.expected) }
             if state.body == nil { state.body = chunk } else { state.body?.append(chunk) }
-            return (false, state.received, expected)
+            return (false, state.received, state.expected)
         }
         if isStreaming { task.receiveBody(chunk) }
         if reportsProgress {
