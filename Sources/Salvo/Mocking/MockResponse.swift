@@ -120,29 +120,32 @@ public struct MockResponse: Sendable {
     /// What a session reports for an answer: the head, the body, and the chunks the body arrives
     /// in (nil when it arrives whole with the head).
     struct Resolved {
-        var head: ResponseHead?
+        var head: ResponseHead
         var body: Data
         var chunks: [BodyPacing.Chunk]?
     }
 
-    /// What a session reports for this answer to `request`: the response, or the error instead.
-    func resolve(for request: URLRequest) -> Result<Resolved, any Error> {
+    /// What a session reports for this answer to `request`.
+    ///
+    /// Thrown rather than returned as a `Result`: mock firing answers every call through here, and
+    /// copying the `Result` and its payload on the way out cost more than resolving the answer.
+    ///
+    /// - Throws: the transport error this answer stands for, or
+    ///   ``NetworkError/incompleteSetup(_:)`` for an answer that cannot be made (an unreadable file).
+    func resolved(for request: URLRequest) throws -> Resolved {
         switch answer {
-        case .sequence:
-            return next().resolve(for: request)
+        case .sequence(let sequence):
+            // Firing resolves a sequence with `next()` first (for its latency); here only its answer counts.
+            return try sequence.next().resolved(for: request)
         case .failure(let error):
-            return .failure(error)
+            throw error
         case .problem(let reason, let part):
-            return .failure(NetworkError.incompleteSetup(SetupProblem(part, reason)))
+            throw NetworkError.incompleteSetup(SetupProblem(part, reason))
         case .http(let status, let headers, let body):
-            do {
-                let loaded = try body.load(status: status, headers: headers)
-                let url = loaded.url ?? request.url ?? URL(fileURLWithPath: "/")
-                let head = ResponseHead(statusCode: loaded.status, headers: loaded.headers, url: url)
-                return .success(Resolved(head: head, body: loaded.body, chunks: loaded.chunks))
-            } catch {
-                return .failure(error)
-            }
+            let loaded = try body.load(status: status, headers: headers)
+            let url = loaded.url ?? request.url ?? URL(fileURLWithPath: "/")
+            let head = ResponseHead(statusCode: loaded.status, headers: loaded.headers, url: url)
+            return Resolved(head: head, body: loaded.body, chunks: loaded.chunks)
         }
     }
 

@@ -58,7 +58,7 @@ extension MockResponse {
 
     /// The answer to give now: a sequence's next entry (its own latency added to this one's),
     /// or this answer itself.
-    func next() -> MockResponse {
+    consuming func next() -> MockResponse {
         guard case .sequence(let sequence) = answer else { return self }
         var next = sequence.next().next()
         next.latency = NetworkConditions.clampedDelay(next.latency + latency)

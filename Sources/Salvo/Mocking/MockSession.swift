@@ -59,7 +59,7 @@ public struct MockSession: NetworkSession {
     /// In order: the request body is reported sent (paced by the drawn bandwidth), the latency
     /// passes, then the head and the body's chunks arrive (paced by their own times and the
     /// bandwidth), then the end. A failure the conditions draw ends the exchange instead of the head.
-    func start(_ request: URLRequest, answering response: MockResponse, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+    func start(_ request: URLRequest, answering response: consuming MockResponse, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         let draw = isPerfectNetwork
             ? NetworkConditions.Draw(delay: 0, fails: false)
             : generator.withLock { conditions.draw(using: &$0) }
@@ -68,13 +68,16 @@ public struct MockSession: NetworkSession {
         let delay = NetworkConditions.clampedDelay(response.latency + draw.delay)
         // A body streamed from files (multipart, `.file`) is reported at its length too.
         let uploadLength = request.httpBody?.count ?? (request.httpBodyStream as? BodyStream).map { Int($0.length) } ?? 0
+        let answer = answer, credentialHeaders = receiver.credentialHeaders
         guard delay == 0, draw.bandwidth == nil else {
-            let answer = answer, clock = clock
+            let clock = clock
             return MockSessionTask.start(reportingTo: receiver) { task in
                 try await task.send(uploadLength, bandwidth: draw.bandwidth, on: clock)
                 try await clock.sleep(for: delay)
-                let result = failure.map { .failure($0) } ?? Self.follow(request, answeredBy: response, answer: answer, protecting: receiver.credentialHeaders)
-                try await task.deliver(result, bandwidth: draw.bandwidth, on: clock)
+                try await task.deliver({
+                    if let failure { throw failure }
+                    return try Self.follow(request, answeredBy: response, answer: answer, protecting: credentialHeaders)
+                }, bandwidth: draw.bandwidth, on: clock)
             }
         }
         // Answered at once: no closure, no task, no thread hop (mock firing's hot path).
@@ -83,19 +86,20 @@ public struct MockSession: NetworkSession {
             receiver.finish(failure)
             return FinishedSessionTask()
         }
-        let result = Self.follow(request, answeredBy: response, answer: answer, protecting: receiver.credentialHeaders)
-        switch result {
-        case .failure(let error):
+        let resolved: MockResponse.Resolved
+        do {
+            resolved = try Self.follow(request, answeredBy: consume response, answer: answer, protecting: credentialHeaders)
+        } catch {
             receiver.finish(error)
-        case .success(let exchange):
-            if let chunks = exchange.chunks, !BodyPacing(length: exchange.body.count, chunks: chunks, bandwidth: nil).isImmediate {
-                let clock = clock
-                return MockSessionTask.start(reportingTo: receiver) { try await $0.deliver(result, bandwidth: nil, on: clock) }
-            }
-            if let head = exchange.head { receiver.receive(head) }
-            if !exchange.body.isEmpty { receiver.receive(exchange.body) }
-            receiver.finish(nil)
+            return FinishedSessionTask()
         }
+        if let chunks = resolved.chunks, !BodyPacing(length: resolved.body.count, chunks: chunks, bandwidth: nil).isImmediate {
+            let clock = clock
+            return MockSessionTask.start(reportingTo: receiver) { try await $0.deliver({ resolved }, bandwidth: nil, on: clock) }
+        }
+        receiver.receive(resolved.head)
+        if !resolved.body.isEmpty { receiver.receive(resolved.body) }
+        receiver.finish(nil)
         // Answered before returning, so there is nothing left to cancel: no task to track.
         return FinishedSessionTask()
     }
@@ -104,20 +108,20 @@ public struct MockSession: NetworkSession {
 extension MockSession {
     /// What `response` resolves to for `request`, following redirects through `answer` as
     /// production does (`URLRequest.redirected(by:redirectCount:credentialHeaders:)`); a `HEAD` request gets no body.
+    ///
+    /// - Throws: the error the answer stands for, or the redirect's (too many, a body that cannot be sent again).
     private static func follow(
         _ request: URLRequest,
-        answeredBy response: MockResponse,
+        answeredBy response: consuming MockResponse,
         answer: @Sendable (MockRequest) -> MockResponse,
         protecting credentialHeaders: Set<String>
-    ) -> Result<MockResponse.Resolved, any Error> {
+    ) throws -> MockResponse.Resolved {
         var current = request, response = response, hops = 0
         while true {
-            let result = response.resolve(for: current)
-            guard case .success(let resolved) = result, let head = resolved.head else { return result }
-            let redirected: URLRequest?
-            do { redirected = try current.redirected(by: head, redirectCount: hops, credentialHeaders: credentialHeaders) } catch { return .failure(error) }
-            guard let next = redirected else {
-                return isHead(current) ? .success(MockResponse.Resolved(head: head, body: Data(), chunks: nil)) : result
+            let resolved = try response.resolved(for: current)
+            guard let next = try current.redirected(by: resolved.head, redirectCount: hops, credentialHeaders: credentialHeaders) else {
+                guard !resolved.body.isEmpty, isHead(current) else { return resolved }
+                return MockResponse.Resolved(head: resolved.head, body: Data(), chunks: nil)
             }
             hops += 1
             current = next

@@ -58,17 +58,16 @@ final class MockSessionTask: NetworkSessionTask {
     }
 
     /// Reports `answer`: its head, then its body paced by its chunks and `bandwidth`, then the
-    /// end; or the error instead.
-    func deliver(_ answer: Result<MockResponse.Resolved, any Error>, bandwidth: Double?, on clock: NetworkClock) async throws {
+    /// end; or the error `answer` throws instead.
+    func deliver(_ answer: () throws -> MockResponse.Resolved, bandwidth: Double?, on clock: NetworkClock) async throws {
         let resolved: MockResponse.Resolved
-        switch answer {
-        case .failure(let error):
+        do {
+            resolved = try answer()
+        } catch {
             finish(error)
             return
-        case .success(let value):
-            resolved = value
         }
-        if let head = resolved.head { try report { $0.receive(head) } }
+        try report { $0.receive(resolved.head) }
         let body = resolved.body
         for step in BodyPacing(length: body.count, chunks: resolved.chunks, bandwidth: bandwidth) {
             try await clock.sleep(for: step.wait)

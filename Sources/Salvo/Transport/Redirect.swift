@@ -11,8 +11,15 @@ enum Redirect {
     /// Darwin's and swift-corelibs-foundation's redirect limit.
     static let maximumCount = 20
 
-    /// The statuses followed when the response names a usable `Location`.
-    static let statuses: Set<Int> = [301, 302, 303, 307, 308]
+    /// Whether `status` is one followed when the response names a usable `Location`: 301, 302,
+    /// 303, 307 or 308. A `switch`, not a `Set`: every response of every transport asks, and
+    /// hashing cost more than the rest of the check.
+    static func follows(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: return true
+        default: return false
+        }
+    }
 
     /// The error a redirect chain past ``maximumCount`` ends with, failing at `url`.
     static func tooManyRedirects(at url: URL?) -> URLError {
@@ -125,8 +132,7 @@ extension URLRequest {
         redirectCount: Int,
         credentialHeaders: Set<String> = []
     ) throws(URLError) -> URLRequest? {
-        let base: URL? = head.url
-        guard Redirect.statuses.contains(head.statusCode), let target = Redirect.target(of: head, from: base) else {
+        guard Redirect.follows(head.statusCode), let target = Redirect.target(of: head, from: head.url) else {
             return nil
         }
         guard redirectCount < Redirect.maximumCount else { throw Redirect.tooManyRedirects(at: target) }
@@ -150,6 +156,6 @@ extension URLRequest {
             }
             next.httpBodyStream = restartable.restarted()
         }
-        return Redirect.stripping(next, redirectedFrom: base, alsoProtected: Set(credentialHeaders.map { $0.lowercased() }))
+        return Redirect.stripping(next, redirectedFrom: head.url, alsoProtected: Set(credentialHeaders.map { $0.lowercased() }))
     }
 }

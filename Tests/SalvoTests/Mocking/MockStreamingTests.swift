@@ -63,21 +63,21 @@ import SalvoTesting
     @Test func linesAndJSONLinesEndEachItemWithALineFeed() throws {
         struct Tick: Codable, Equatable { let n: Int }
         let request = Self.request()
-        let lines = try MockResponse.lines(["a", "b"], every: 0).resolve(for: request).get()
+        let lines = try MockResponse.lines(["a", "b"], every: 0).resolved(for: request)
         #expect(lines.body == Data("a\nb\n".utf8))
         #expect(lines.chunks?.map(\.bytes) == [2, 2])
-        #expect(lines.head?.value(forField: "Content-Type") == "text/plain; charset=utf-8")
-        let json = try MockResponse.jsonLines([Tick(n: 1), Tick(n: 2)], every: 0.5).resolve(for: request).get()
+        #expect(lines.head.value(forField: "Content-Type") == "text/plain; charset=utf-8")
+        let json = try MockResponse.jsonLines([Tick(n: 1), Tick(n: 2)], every: 0.5).resolved(for: request)
         #expect(json.body == Data("{\"n\":1}\n{\"n\":2}\n".utf8))
         #expect(json.chunks?.map(\.time) == [0, 0.5])
-        #expect(json.head?.value(forField: "Content-Type") == "application/x-ndjson")
+        #expect(json.head.value(forField: "Content-Type") == "application/x-ndjson")
     }
 
     @Test func jsonLinesRefuseAnEncoderThatWritesSeveralLines() {
         let pretty = JSONEncoder()
         pretty.outputFormatting = .prettyPrinted
-        let result = MockResponse.jsonLines([["a": 1]], every: 0, encoder: pretty).resolve(for: Self.request())
-        #expect(throws: NetworkError.self) { try result.get() }
+        let answer = MockResponse.jsonLines([["a": 1]], every: 0, encoder: pretty)
+        #expect(throws: NetworkError.self) { try answer.resolved(for: Self.request()) }
     }
 
     @Test func cannedEventsReadBackAsTheSameEvents() throws {
@@ -88,8 +88,8 @@ import SalvoTesting
             ServerSentEvent(data: "", id: "7"),
             ServerSentEvent(event: "reset", data: "no id any more"),
         ]
-        let answer = try MockResponse.events(events, every: 1).resolve(for: Self.request()).get()
-        #expect(answer.head?.value(forField: "Content-Type") == "text/event-stream; charset=utf-8")
+        let answer = try MockResponse.events(events, every: 1).resolved(for: Self.request())
+        #expect(answer.head.value(forField: "Content-Type") == "text/event-stream; charset=utf-8")
         #expect(answer.chunks?.count == events.count, "one chunk per event")
         var parser = ServerSentEventParser()
         let parsed = try parser.parse(answer.body)
