@@ -47,9 +47,9 @@ extension NetCall {
     ///     from the bytes it already had.
     /// - Throws: ``NetworkError/invalidRequest(_:)`` naming the destination when it is not a file
     ///   URL, its folder is missing or it exists and may not be replaced;
-    ///   ``NetworkError/transport(_:)`` naming the file when it cannot be written (disk full, no
-    ///   permission), or the URL when the body ends short of its `Content-Length`; otherwise the
-    ///   call's error.
+    ///   ``NetworkError/transport(_:)`` naming the destination and the URL when the file cannot be
+    ///   written (disk full, no permission), or the URL when the body ends short of its
+    ///   `Content-Length`; otherwise the call's error.
     public func download(
         to destination: URL,
         replacingExisting: Bool = true,
@@ -91,7 +91,9 @@ extension NetCall {
         for try await chunk in body {
             try partial.write(chunk)
             savedBytes += Int64(chunk.count)
-            reporter?.report(TransferProgress(direction: .download, completedBytes: savedBytes, expectedBytes: expectedBytes))
+            let progress = TransferProgress(direction: .download, completedBytes: savedBytes, expectedBytes: expectedBytes)
+            // 100% waits for the move below: it means the file is in place, not that the bytes arrived.
+            if !progress.isComplete { reporter?.report(progress) }
         }
         if let expectedBytes, savedBytes != expectedBytes {
             throw .transport(URLError(.networkConnectionLost, userInfo: [

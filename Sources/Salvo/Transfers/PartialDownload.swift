@@ -26,6 +26,8 @@ final class PartialDownload {
 
     /// The file the body is written to.
     let url: URL
+    /// Where the body goes once it is whole; errors name it, since the partial file is hidden.
+    private let destination: URL
     /// The resume record, for a resumable download.
     private let recordURL: URL?
     private let source: String
@@ -45,15 +47,16 @@ final class PartialDownload {
         let recordURL = resumable ? folder.appendingPathComponent(".\(name).salvo-partial.json") : nil
         let sourceHash = FixtureName.bodyHash(Data(source.utf8))
         self.url = url
+        self.destination = destination
         self.recordURL = recordURL
         self.source = source
         self.sourceHash = sourceHash
         let saved = recordURL.flatMap { Self.resumePoint(of: url, record: $0, sourceHash: sourceHash) }
         if saved == nil, !FileManager.default.createFile(atPath: url.path, contents: nil) {
-            throw Self.failure("could not create \(url.path) for the download to \(destination.path)", code: .cannotCreateFile)
+            throw Self.failure("could not create \(url.path) for the download to \(destination.path)", code: .cannotCreateFile, source: source)
         }
         guard let handle = try? FileHandle(forWritingTo: url) else {
-            throw Self.failure("could not open \(url.path) for the download to \(destination.path)", code: .cannotOpenFile)
+            throw Self.failure("could not open \(url.path) for the download to \(destination.path)", code: .cannotOpenFile, source: source)
         }
         self.handle = handle
         if let saved {
@@ -97,7 +100,7 @@ final class PartialDownload {
         do {
             try handle.write(contentsOf: chunk)
         } catch {
-            throw Self.failure("could not write the download to \(url.path): \(error.localizedDescription)", code: .cannotWriteToFile)
+            throw Self.failure("could not write the download to \(destination.path) (into \(url.path)): \(error.localizedDescription)", code: .cannotWriteToFile, source: source)
         }
     }
 
@@ -109,11 +112,11 @@ final class PartialDownload {
             try handle.synchronize()
             try handle.close()
         } catch {
-            throw Self.failure("could not finish writing the download to \(url.path): \(error.localizedDescription)", code: .cannotWriteToFile)
+            throw Self.failure("could not finish writing the download to \(destination.path) (into \(url.path)): \(error.localizedDescription)", code: .cannotWriteToFile, source: source)
         }
         guard rename(url.path, destination.path) == 0 else {
             let reason = String(cString: strerror(errno))
-            throw Self.failure("could not move the download to \(destination.path): \(reason)", code: .cannotMoveFile)
+            throw Self.failure("could not move the download to \(destination.path): \(reason)", code: .cannotMoveFile, source: source)
         }
         if let recordURL { try? FileManager.default.removeItem(at: recordURL) }
     }
@@ -140,7 +143,7 @@ final class PartialDownload {
         do {
             try handle.truncate(atOffset: 0)
         } catch {
-            throw Self.failure("could not empty \(url.path) to download again: \(error.localizedDescription)", code: .cannotWriteToFile)
+            throw Self.failure("could not empty \(url.path) to download \(destination.path) again: \(error.localizedDescription)", code: .cannotWriteToFile, source: source)
         }
     }
 
@@ -168,7 +171,10 @@ final class PartialDownload {
         return Int64(spec[..<dash].trimmingCharacters(in: .whitespaces))
     }
 
-    private static func failure(_ reason: String, code: URLError.Code) -> NetworkError {
-        .transport(URLError(code, userInfo: [NSLocalizedDescriptionKey: reason]))
+    /// A file-system failure of the download of `source`: the message names the URL and the file.
+    private static func failure(_ reason: String, code: URLError.Code, source: String) -> NetworkError {
+        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: reason]
+        if let url = URL(string: source) { userInfo[NSURLErrorFailingURLErrorKey] = url }
+        return .transport(URLError(code, userInfo: userInfo))
     }
 }

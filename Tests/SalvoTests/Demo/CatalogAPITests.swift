@@ -53,6 +53,11 @@ import SalvoDemoKit
             #expect(sent.allSatisfy { $0.expectedBytes != nil }, "the form's size is known even when it is sent chunked (\(name))")
             #expect(sent.filter(\.isComplete).count == 1, "\(name)")
             #expect(sent.last?.isComplete == true, "\(name)")
+            #expect(sent.map(\.completedBytes) == sent.map(\.completedBytes).sorted(), "\(name)")
+            if name == "offline" {
+                // 192 KiB at the offline 256 KiB/s take 0.75 s: a bar that moves, not a jump to 100%.
+                #expect(sent.count >= 3, "progress moves while the mock sends the form: \(sent.map(\.completedBytes))")
+            }
         }
     }
 

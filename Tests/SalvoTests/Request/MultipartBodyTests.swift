@@ -194,13 +194,15 @@ import Testing
     }
 
     @Test func aDirectoryIsRefusedNamingIt() throws {
-        let directory = FileManager.default.temporaryDirectory
-        let error = try #require(throws: NetworkError.self) { try request(.file(directory)) }
-        #expect("\(error)".contains("is a directory"))
+        let directory = try TemporaryFolder()
+        for body in [RequestBody.file(directory.url), .multipart([.file(directory.url, name: "f")])] {
+            let error = try #require(throws: NetworkError.self) { try request(body) }
+            #expect("\(error)".contains("is a directory") && "\(error)".contains(directory.url.path), "\(error)")
+        }
     }
 
-    @Test func anUnreadableFileIsRefusedNamingIt() throws {
-        guard getuid() != 0 else { return }  // root reads anything
+    @Test(.enabled(if: getuid() != 0, "root reads any file"))
+    func anUnreadableFileIsRefusedNamingIt() throws {
         let file = try TemporaryFile(named: "secret.txt", contents: Data("x".utf8))
         try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: file.url.path)
         let error = try #require(throws: NetworkError.self) { try request(.multipart([.file(file.url, name: "f")])) }

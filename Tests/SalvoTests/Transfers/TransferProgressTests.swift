@@ -75,9 +75,16 @@ import Testing
         let server = ServerConfig(scheme: "http", host: "127.0.0.1", port: try await LoopbackServer.port())
         let events = Locked<[String]>([])
         let done = Signal()
+        let queue = DispatchQueue(label: "progress")
+        let key = DispatchSpecificKey<Bool>()
+        queue.setSpecific(key: key, value: true)
+        let offQueue = Locked(0)
         var call = NetCall(server: server, endpoint: .get("/stream/bytes", query: ["n": "3000000"]))
-        call.callbackQueue = .queue(DispatchQueue(label: "progress"))
-        call.responder.progressHandler = { progress in events.withLock { $0.append("progress \(progress.completedBytes)") } }
+        call.callbackQueue = .queue(queue)
+        call.responder.progressHandler = { progress in
+            if DispatchQueue.getSpecific(key: key) != true { offQueue.withLock { $0 += 1 } }
+            events.withLock { $0.append("progress \(progress.completedBytes)") }
+        }
         call.responder.dataHandler = { data in events.withLock { $0.append("data \(data.count)") }; done.fire() }
         call.fire()
         try await done.wait()
@@ -85,5 +92,6 @@ import Testing
         #expect(all.last == "data 3000000")
         #expect(all.dropLast().last == "progress 3000000", "100% comes once, right before the body")
         #expect(all.filter { $0 == "progress 3000000" }.count == 1)
+        #expect(offQueue.withLock { $0 } == 0, "every report runs on the call's callback queue")
     }
 }

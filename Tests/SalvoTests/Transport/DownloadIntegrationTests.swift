@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import Salvo
+@testable import Salvo
 
 /// `download(to:)` against the loopback server: whole files, and nothing partial ever at the destination.
 @Suite struct DownloadIntegrationTests {
@@ -97,5 +97,44 @@ import Salvo
 
         _ = try await small.download(to: destination)
         #expect(try Data(contentsOf: destination).count == 10, "replaced by default")
+    }
+
+    @Test(arguments: TransportUnderTest.all, [false, true])
+    func oneHundredPercentComesOnceTheFileIsInPlace(over transport: TransportUnderTest, chunked: Bool) async throws {
+        let folder = try TemporaryFolder()
+        let destination = folder.url.appendingPathComponent("done.bin")
+        var call = try await call("/stream/bytes", query: ["n": "3000000", "chunked": chunked ? "1" : "0"], over: transport)
+        // The handler runs where the report is made, so it sees the folder as it is at that moment.
+        call.callbackQueue = .immediate
+        let completions = Locked<[Bool]>([])
+        let file = try await call.download(to: destination) { progress in
+            if progress.isComplete {
+                let isInPlace = FileManager.default.fileExists(atPath: destination.path)
+                completions.withLock { $0.append(isInPlace) }
+            }
+        }
+        #expect(file.byteCount == 3_000_000)
+        #expect(completions.withLock { $0 } == [true], "100% once, and only when the file is at the destination")
+    }
+
+    @Test(.enabled(if: getuid() != 0, "root may write into a read-only folder"), arguments: TransportUnderTest.all)
+    func aFolderThatCannotBeWrittenFailsNamingTheDestination(over transport: TransportUnderTest) async throws {
+        let folder = try TemporaryFolder()
+        let destination = folder.url.appendingPathComponent("locked.bin")
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.url.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.url.path) }
+        let small = try await call("/stream/bytes", query: ["n": "10"], over: transport)
+        do {
+            let file = try await small.download(to: destination)
+            Issue.record("a read-only folder takes no download, got \(file.byteCount) bytes")
+        } catch {
+            guard case .transport(let failure) = error else {
+                Issue.record("got \(error)")
+                return
+            }
+            #expect(failure.code == .cannotCreateFile)
+            #expect(error.localizedDescription.contains(destination.path), "\(error.localizedDescription)")
+        }
+        #expect(try folder.fileNames().isEmpty)
     }
 }

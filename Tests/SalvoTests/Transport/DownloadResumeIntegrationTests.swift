@@ -207,8 +207,37 @@ import Testing
             // URLSession has once missed the server's close and run into the timeout instead
             // (still a transport error, never a success).
             #expect(isTransport(error), "\(error)")
-            #expect(!error.localizedDescription.isEmpty)
+            #expect(error.localizedDescription.contains("/upload/raw/\(key)"), "\(error.localizedDescription)")
         }
+    }
+
+    /// Linux's `/dev/full` fails every write with `ENOSPC`. A resumable download's partial file has
+    /// a fixed name, so once an interrupted download has left one, putting a link to `/dev/full`
+    /// in its place makes the resumed download write to a full disk through the real write path.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full"), arguments: TransportUnderTest.all)
+    func aFullDiskFailsNamingTheDestinationAndLeavesItAsItWas(over transport: TransportUnderTest) async throws {
+        let folder = try TemporaryFolder()
+        let destination = folder.url.appendingPathComponent("full.bin")
+        let partial = folder.url.appendingPathComponent(".full.bin.salvo-partial")
+        let call = try await file(["n": "2000000", "key": UUID().uuidString, "cut_after": "500000"], over: transport)
+        _ = try #require(try await interruptedDownload(call, to: destination))
+        try FileManager.default.removeItem(at: partial)
+        try FileManager.default.createSymbolicLink(atPath: partial.path, withDestinationPath: "/dev/full")
+        defer { unlink(partial.path) }
+
+        do {
+            let file = try await call.download(to: destination, resumable: true)
+            Issue.record("a download to a full disk fails, got \(file.byteCount) bytes")
+        } catch {
+            guard case .transport(let failure) = error else {
+                Issue.record("got \(error)")
+                return
+            }
+            #expect(failure.code == .cannotWriteToFile)
+            #expect(error.localizedDescription.contains(destination.path), "\(error.localizedDescription)")
+            #expect(error.localizedDescription.contains("/stream/file"), "\(error.localizedDescription)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
 
     @Test(arguments: TransportUnderTest.all)
