@@ -13,11 +13,16 @@ import FoundationNetworking
 ///
 /// The file is written and read outside the lock, so a reader pulling a megabyte back from disk
 /// never holds up the transport's thread (whose queue would otherwise grow in memory instead).
+/// For the same reason the transport's parts are gathered into writes of ``spillSize``: one
+/// write per 16 KiB part (what libcurl hands over) could not keep up with a loopback server at
+/// 1.3 GB/s, and URLSession queued the parts it could not deliver, in memory (Docs/Performance.md, 8b).
 final class BodyBuffer: ResponseReceiver {
     /// Bytes kept in memory before the backlog goes to disk: 4 MiB.
     static let defaultMemoryLimit = 4 << 20
     /// The most a read from the backlog file returns at once: 1 MiB.
     static let backlogReadSize = 1 << 20
+    /// Bytes gathered in memory before they are written to the backlog at once: 1 MiB.
+    static let spillSize = 1 << 20
 
     private struct State {
         var head: Result<ResponseHead, NetworkError>?
@@ -26,6 +31,8 @@ final class BodyBuffer: ResponseReceiver {
         var nextChunk = 0
         var bytesInMemory = 0
         var backlog: Backlog?
+        /// Parts on their way to the backlog file, newer than everything in it.
+        var spill = Data()
         /// Bytes of the backlog file written, and read back.
         var written: UInt64 = 0
         var read: UInt64 = 0
@@ -47,12 +54,15 @@ final class BodyBuffer: ResponseReceiver {
     }
 
     let memoryLimit: Int
+    /// Bytes gathered before a write to the backlog: ``spillSize`` but in tests.
+    private let spillSize: Int
     private let state = Locked(State())
 
     var readsBodyAsItArrives: Bool { true }
 
-    init(memoryLimit: Int = BodyBuffer.defaultMemoryLimit) {
+    init(memoryLimit: Int = BodyBuffer.defaultMemoryLimit, spillSize: Int = BodyBuffer.spillSize) {
         self.memoryLimit = memoryLimit
+        self.spillSize = spillSize
     }
 
     /// The firing whose body this is: cancelled when the consumer stops reading.
@@ -77,6 +87,9 @@ final class BodyBuffer: ResponseReceiver {
 
     /// The backlog file, while there is one.
     var backlogFile: URL? { state.withLock { $0.backlog?.url } }
+
+    /// Bytes written to the backlog file so far.
+    var backlogBytesWritten: UInt64 { state.withLock { $0.written } }
 
     // MARK: - Consumer
 
@@ -172,6 +185,11 @@ final class BodyBuffer: ResponseReceiver {
                 return .readBacklog(backlog, at: state.read, count: Int(min(UInt64(backlogReadSize), state.written - state.read)))
             }
             if state.isWriting { return nil }
+            if !state.spill.isEmpty {
+                // The file is read to its end: the parts not yet written are next, straight from memory.
+                defer { state.spill = Data() }
+                return .chunk(state.spill)
+            }
             // Read to its end with nothing more on the way: back to memory.
             backlog.delete()
             state.backlog = nil
@@ -201,7 +219,7 @@ final class BodyBuffer: ResponseReceiver {
     /// Calls never overlap (the receiver contract), so only one write to the backlog runs at a time.
     func receive(_ chunk: Data) {
         guard !chunk.isEmpty else { return }
-        enum Placement { case dropped, kept(CheckedContinuation<Step?, Never>?), spill(Backlog, at: UInt64), failed(NetworkError) }
+        enum Placement { case dropped, kept(CheckedContinuation<Step?, Never>?), write(Data, to: Backlog), failed(NetworkError) }
         let placement = state.withLock { state -> Placement in
             guard state.end == nil else { return .dropped }
             if state.backlog == nil, state.bytesInMemory + chunk.count <= memoryLimit {
@@ -212,8 +230,12 @@ final class BodyBuffer: ResponseReceiver {
             do throws(NetworkError) {
                 let backlog = try Backlog.existing(state.backlog)
                 state.backlog = backlog
+                state.spill.append(chunk)
+                // A reader waiting at the file's end may take the gathered parts from memory.
+                guard state.spill.count >= spillSize else { return .kept(wakeReader(&state)) }
                 state.isWriting = true
-                return .spill(backlog, at: state.written)
+                defer { state.spill = Data() }
+                return .write(state.spill, to: backlog)
             } catch {
                 return .failed(error)
             }
@@ -223,13 +245,13 @@ final class BodyBuffer: ResponseReceiver {
             return
         case .kept(let reader):
             reader?.resume(returning: nil)
-        case .spill(let backlog, let offset):
+        case .write(let parts, let backlog):
             do throws(NetworkError) {
-                try backlog.write(chunk, at: offset)
+                try backlog.append(parts)
                 let reader = state.withLock { state -> CheckedContinuation<Step?, Never>? in
                     state.isWriting = false
                     guard state.backlog === backlog else { return nil }
-                    state.written += UInt64(chunk.count)
+                    state.written += UInt64(parts.count)
                     return wakeReader(&state)
                 }
                 reader?.resume(returning: nil)
@@ -258,6 +280,7 @@ final class BodyBuffer: ResponseReceiver {
                 // Nothing more will be read: drop what waits now.
                 state.backlog?.delete()
                 state.backlog = nil
+                state.spill = Data()
                 state.chunks = []
                 state.bytesInMemory = 0
             }
@@ -305,10 +328,11 @@ private final class Backlog: Sendable {
         return try Backlog()
     }
 
-    func write(_ chunk: Data, at offset: UInt64) throws(NetworkError) {
+    /// Writes `parts` at the file's end: writes never overlap (the receiver contract), so the
+    /// writer's offset is always there.
+    func append(_ parts: Data) throws(NetworkError) {
         do {
-            try writer.seek(toOffset: offset)
-            try writer.write(contentsOf: chunk)
+            try writer.write(contentsOf: parts)
         } catch {
             throw Self.failure("could not write the stream's backlog to \(url.path): \(error.localizedDescription)", code: .cannotWriteToFile)
         }

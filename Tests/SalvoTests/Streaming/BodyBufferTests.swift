@@ -23,6 +23,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: file.path), "the backlog is deleted once read")
     }
 
+    /// Parts beyond memory are gathered into larger writes; a reader at the file's end takes the
+    /// gathered ones from memory. Whatever the interleaving, the body comes back whole and in order.
+    @Test func gatheredWritesKeepTheBodyInOrderWhileTheReaderCatchesUp() async throws {
+        let buffer = BodyBuffer(memoryLimit: 10_000, spillSize: 4_000)
+        var body = Data()
+        for index in 0..<300 {
+            buffer.receive(chunk(index))
+            if index % 7 == 0, let part = try await buffer.next() { body.append(part) }
+            if index == 100 { #expect(buffer.backlogBytesWritten > 0 && buffer.backlogBytesWritten % 4_000 == 0, "written in gathered writes") }
+        }
+        buffer.finish(nil)
+        while let part = try await buffer.next() { body.append(part) }
+        #expect(body == (0..<300).reduce(into: Data()) { $0.append(chunk($1)) })
+        #expect(buffer.backlogFile == nil)
+    }
+
     /// Five chunks behind for 5,000 chunks: the buffer is never empty, and never grows either.
     @Test func aReaderThatKeepsPaceNeverTouchesTheDisk() async throws {
         let buffer = BodyBuffer(memoryLimit: 10_000)
