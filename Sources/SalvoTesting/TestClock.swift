@@ -33,9 +33,10 @@ public final class TestClock: Sendable {
     /// A clock at time zero with nobody waiting.
     public init() {}
 
-    /// The clock to inject: in a firing function (`.session(_:clock:)`, `.mock(…, clock:)`) or a `MockSession`.
+    /// The clock to inject: in a firing function (`.session(_:clock:)`, `.mock(…, clock:)`) or a
+    /// `MockSession`. Its time is ``now``, so progress reports are throttled on it too.
     public var clock: NetworkClock {
-        NetworkClock { seconds in try await self.sleep(seconds) }
+        NetworkClock(sleep: { seconds in try await self.sleep(seconds) }, now: { self.now })
     }
 
     /// Seconds the clock has been advanced by.

@@ -47,11 +47,12 @@ public final class NetworkTask: Sendable {
         progress = nil
     }
 
-    /// A task that hands its one outcome to `responder` on `queue`, and a streamed body to `bodyReceiver`.
-    init(responder: NetworkResponder, on queue: CallbackQueue, streamingTo bodyReceiver: (any ResponseReceiver)? = nil) {
+    /// A task that hands its one outcome to `responder` on `queue`, and a streamed body to
+    /// `bodyReceiver`; progress is throttled on `clock`.
+    init(responder: NetworkResponder, on queue: CallbackQueue, streamingTo bodyReceiver: (any ResponseReceiver)? = nil, clock: NetworkClock = .live) {
         recipient = .responder(responder, on: queue)
         self.bodyReceiver = bodyReceiver
-        progress = responder.progressHandler.map { ProgressReporter($0, on: queue) }
+        progress = responder.progressHandler.map { ProgressReporter($0, on: queue, clock: clock) }
     }
 
     /// Whether the call reads its body as it arrives.

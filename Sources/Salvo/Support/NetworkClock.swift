@@ -1,10 +1,11 @@
 import Foundation
 
-/// How Salvo waits: the pause before a retry and the latency of a mock answer.
+/// How Salvo waits, and what time it is: the pause before a retry, the latency and bandwidth of a
+/// mock answer, and the 10-a-second limit on progress reports.
 ///
 /// Production uses ``live``. Tests swap in ``immediate`` (no wait at all) or SalvoTesting's
-/// `TestClock`, which waits until the test advances it, so back-off and latency run instantly and
-/// in a fixed order.
+/// `TestClock`, which waits until the test advances it, so back-off, latency and paced progress run
+/// instantly and in a fixed order.
 ///
 /// ```swift
 /// call.firingFunction = .session(URLSession.shared, clock: .immediate)
@@ -12,11 +13,21 @@ import Foundation
 /// ```
 public struct NetworkClock: Sendable {
     private let body: @Sendable (TimeInterval) async throws -> Void
+    private let currentTime: @Sendable () -> TimeInterval
 
-    /// A clock from its one operation: wait `seconds` (always finite and above zero), throwing
-    /// `CancellationError` when the waiting task is cancelled.
-    public init(sleep: @escaping @Sendable (_ seconds: TimeInterval) async throws -> Void) {
+    /// A clock from its operations: wait `seconds` (always finite and above zero), throwing
+    /// `CancellationError` when the waiting task is cancelled; and read the time.
+    ///
+    /// - Parameters:
+    ///   - sleep: waits `seconds` on this clock.
+    ///   - now: seconds on this clock's own time line, which only moves forward; only differences
+    ///     between two readings mean anything. The system's uptime by default.
+    public init(
+        sleep: @escaping @Sendable (_ seconds: TimeInterval) async throws -> Void,
+        now: @escaping @Sendable () -> TimeInterval = NetworkClock.uptime
+    ) {
         body = sleep
+        currentTime = now
     }
 
     /// Waits `seconds`, clamped to 0…1 hour so that a server's `Retry-After` or a careless latency
@@ -28,11 +39,22 @@ public struct NetworkClock: Sendable {
         try await body(min(seconds, 3_600))
     }
 
-    /// Wall-clock time: `Task.sleep`.
+    /// Seconds on this clock's time line: compare two readings, never a reading with a date.
+    public func now() -> TimeInterval {
+        currentTime()
+    }
+
+    /// Wall-clock time: `Task.sleep`, and the system's uptime.
     public static let live = NetworkClock { seconds in
         try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
     }
 
-    /// Never waits: every retry and every mock answer happens at once (cancellation still counts).
+    /// Never waits: every retry and every mock answer happens at once (cancellation still counts);
+    /// its time is the system's uptime.
     public static let immediate = NetworkClock { _ in try Task.checkCancellation() }
+
+    /// Seconds since the system started (`DispatchTime`), the time line of ``live`` and ``immediate``.
+    @Sendable public static func uptime() -> TimeInterval {
+        TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000
+    }
 }

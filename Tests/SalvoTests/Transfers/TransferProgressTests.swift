@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Salvo
+import SalvoTesting
 
 /// Progress: throttled reports, 100% once on success, the async form, and real transfers.
 @Suite struct TransferProgressTests {
@@ -37,6 +38,32 @@ import Testing
         reporter.report(TransferProgress(direction: .upload, completedBytes: 100, expectedBytes: 100))
         reporter.report(TransferProgress(direction: .upload, completedBytes: 5, expectedBytes: 100))
         #expect(reports.withLock { $0.map(\.completedBytes) } == [100, 5])
+    }
+
+    /// The 10-a-second limit is read on the firing function's clock: a mock paced under a test
+    /// clock reports as the test advances it, as it would over the seconds it stands for.
+    @Test func mockProgressUnderATestClockMovesAsTheTestAdvancesIt() async throws {
+        let time = TestClock()
+        let reports = Locked<[TransferProgress]>([])
+        let call = NetCall(
+            server: ServerConfig(scheme: "https", host: "api.example"),
+            endpoint: Endpoint(method: .post, path: "/photos", body: .data(Data(count: 100_000), contentType: "image/jpeg")),
+            responder: NetworkResponder(progressHandler: { progress in reports.withLock { $0.append(progress) } }),
+            callbackQueue: .immediate,
+            firingFunction: .mock(.status(201), conditions: NetworkConditions(bandwidth: 100_000...100_000), clock: time.clock)
+        )
+        let task = call.fire()
+        // 100 kB at 100 kB/s: one second, in 50 ms ticks (a short real wait per tick: the last
+        // tick leaves no sleeper behind, and a slow machine only loops again).
+        for _ in 0..<200 where !task.isFinished {
+            if await time.waitForSleepers(1, timeout: 0.2) { time.advance(by: 0.05) }
+        }
+        #expect(task.isFinished)
+        let sent = reports.withLock { $0 }.filter { $0.direction == .upload }
+        #expect(sent.count >= 8, "about one report every 0.1 s of the test clock: \(sent.map(\.completedBytes))")
+        #expect(sent.map(\.completedBytes) == sent.map(\.completedBytes).sorted())
+        #expect(sent.filter(\.isComplete).count == 1)
+        #expect(sent.last == TransferProgress(direction: .upload, completedBytes: 100_000, expectedBytes: 100_000))
     }
 
     @Test func theFractionIsNilWhileTheTotalIsUnknown() {
