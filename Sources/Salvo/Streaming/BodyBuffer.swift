@@ -23,6 +23,8 @@ final class BodyBuffer: ResponseReceiver {
     static let backlogReadSize = 1 << 20
     /// Bytes gathered in memory before they are written to the backlog at once: 1 MiB.
     static let spillSize = 1 << 20
+    /// Bytes handed to the backlog's writer and not written yet before the transport waits: 8 MiB.
+    static let writeAheadLimit = 8 << 20
 
     private struct State {
         var head: Result<ResponseHead, NetworkError>?
@@ -36,8 +38,9 @@ final class BodyBuffer: ResponseReceiver {
         /// Bytes of the backlog file written, and read back.
         var written: UInt64 = 0
         var read: UInt64 = 0
-        /// Whether the transport is writing to the backlog right now (it must not be deleted).
-        var isWriting = false
+        /// Bytes handed to the backlog's writer and not written yet (the file must not be deleted,
+        /// nor gathered parts read, before they are).
+        var writing = 0
         /// Whether a reader is reading the backlog right now (no other read may start).
         var isReading = false
         var end: NetworkError??
@@ -57,6 +60,9 @@ final class BodyBuffer: ResponseReceiver {
     /// Bytes gathered before a write to the backlog: ``spillSize`` but in tests.
     private let spillSize: Int
     private let state = Locked(State())
+    /// Writes the backlog, in order, off the transport's thread: on Linux that thread is
+    /// URLSession's delegate queue, and the parts it cannot take in time wait in URLSession's memory.
+    private let writer = DispatchQueue(label: "Salvo.BodyBuffer.backlog")
 
     var readsBodyAsItArrives: Bool { true }
 
@@ -184,7 +190,7 @@ final class BodyBuffer: ResponseReceiver {
                 state.isReading = true
                 return .readBacklog(backlog, at: state.read, count: Int(min(UInt64(backlogReadSize), state.written - state.read)))
             }
-            if state.isWriting { return nil }
+            if state.writing > 0 { return nil }
             if !state.spill.isEmpty {
                 // The file is read to its end: the parts not yet written are next, straight from memory.
                 defer { state.spill = Data() }
@@ -219,7 +225,7 @@ final class BodyBuffer: ResponseReceiver {
     /// Calls never overlap (the receiver contract), so only one write to the backlog runs at a time.
     func receive(_ chunk: Data) {
         guard !chunk.isEmpty else { return }
-        enum Placement { case dropped, kept(CheckedContinuation<Step?, Never>?), write(Data, to: Backlog), failed(NetworkError) }
+        enum Placement { case dropped, kept(CheckedContinuation<Step?, Never>?), write(Data, to: Backlog, waiting: Bool), failed(NetworkError) }
         let placement = state.withLock { state -> Placement in
             guard state.end == nil else { return .dropped }
             if state.backlog == nil, state.bytesInMemory + chunk.count <= memoryLimit {
@@ -230,12 +236,14 @@ final class BodyBuffer: ResponseReceiver {
             do throws(NetworkError) {
                 let backlog = try Backlog.existing(state.backlog)
                 state.backlog = backlog
+                // One allocation per write: growing by doubling would copy the parts again.
+                if state.spill.isEmpty { state.spill.reserveCapacity(spillSize + chunk.count) }
                 state.spill.append(chunk)
                 // A reader waiting at the file's end may take the gathered parts from memory.
                 guard state.spill.count >= spillSize else { return .kept(wakeReader(&state)) }
-                state.isWriting = true
                 defer { state.spill = Data() }
-                return .write(state.spill, to: backlog)
+                state.writing += state.spill.count
+                return .write(state.spill, to: backlog, waiting: state.writing > Self.writeAheadLimit)
             } catch {
                 return .failed(error)
             }
@@ -245,21 +253,28 @@ final class BodyBuffer: ResponseReceiver {
             return
         case .kept(let reader):
             reader?.resume(returning: nil)
-        case .write(let parts, let backlog):
-            do throws(NetworkError) {
-                try backlog.append(parts)
-                let reader = state.withLock { state -> CheckedContinuation<Step?, Never>? in
-                    state.isWriting = false
-                    guard state.backlog === backlog else { return nil }
-                    state.written += UInt64(parts.count)
-                    return wakeReader(&state)
-                }
-                reader?.resume(returning: nil)
-            } catch {
-                state.withLock { $0.isWriting = false }
-                fail(error)
-            }
+        case .write(let parts, let backlog, let waiting):
+            writer.async { self.write(parts, to: backlog) }
+            // The disk is behind by more than the limit: hold the transport until it catches up.
+            if waiting { writer.sync {} }
         case .failed(let error):
+            fail(error)
+        }
+    }
+
+    /// Writes gathered parts to the backlog, on ``writer``, and lets the reader at them.
+    private func write(_ parts: Data, to backlog: Backlog) {
+        do throws(NetworkError) {
+            try backlog.append(parts)
+            let reader = state.withLock { state -> CheckedContinuation<Step?, Never>? in
+                state.writing -= parts.count
+                guard state.backlog === backlog else { return nil }
+                state.written += UInt64(parts.count)
+                return wakeReader(&state)
+            }
+            reader?.resume(returning: nil)
+        } catch {
+            state.withLock { $0.writing -= parts.count }
             fail(error)
         }
     }
