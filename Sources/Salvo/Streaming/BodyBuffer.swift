@@ -33,8 +33,9 @@ final class BodyBuffer: ResponseReceiver {
         var nextChunk = 0
         var bytesInMemory = 0
         var backlog: Backlog?
-        /// Parts on their way to the backlog file, newer than everything in it.
-        var spill = Data()
+        /// Parts on their way to the backlog file, newer than everything in it, and their size.
+        var spill: [Data] = []
+        var spillBytes = 0
         /// Bytes of the backlog file written, and read back.
         var written: UInt64 = 0
         var read: UInt64 = 0
@@ -193,8 +194,11 @@ final class BodyBuffer: ResponseReceiver {
             if state.writing > 0 { return nil }
             if !state.spill.isEmpty {
                 // The file is read to its end: the parts not yet written are next, straight from memory.
-                defer { state.spill = Data() }
-                return .chunk(state.spill)
+                defer {
+                    state.spill = []
+                    state.spillBytes = 0
+                }
+                return .chunk(state.spill.count == 1 ? state.spill[0] : state.spill.reduce(into: Data(capacity: state.spillBytes)) { $0.append($1) })
             }
             // Read to its end with nothing more on the way: back to memory.
             backlog.delete()
@@ -225,7 +229,7 @@ final class BodyBuffer: ResponseReceiver {
     /// Calls never overlap (the receiver contract), so only one write to the backlog runs at a time.
     func receive(_ chunk: Data) {
         guard !chunk.isEmpty else { return }
-        enum Placement { case dropped, kept(CheckedContinuation<Step?, Never>?), write(Data, to: Backlog, waiting: Bool), failed(NetworkError) }
+        enum Placement { case dropped, kept(CheckedContinuation<Step?, Never>?), write([Data], bytes: Int, to: Backlog, waiting: Bool), failed(NetworkError) }
         let placement = state.withLock { state -> Placement in
             guard state.end == nil else { return .dropped }
             if state.backlog == nil, state.bytesInMemory + chunk.count <= memoryLimit {
@@ -236,14 +240,17 @@ final class BodyBuffer: ResponseReceiver {
             do throws(NetworkError) {
                 let backlog = try Backlog.existing(state.backlog)
                 state.backlog = backlog
-                // One allocation per write: growing by doubling would copy the parts again.
-                if state.spill.isEmpty { state.spill.reserveCapacity(spillSize + chunk.count) }
+                // Kept as they came, not copied: the transport's thread only files them away.
                 state.spill.append(chunk)
+                state.spillBytes += chunk.count
                 // A reader waiting at the file's end may take the gathered parts from memory.
-                guard state.spill.count >= spillSize else { return .kept(wakeReader(&state)) }
-                defer { state.spill = Data() }
-                state.writing += state.spill.count
-                return .write(state.spill, to: backlog, waiting: state.writing > Self.writeAheadLimit)
+                guard state.spillBytes >= spillSize else { return .kept(wakeReader(&state)) }
+                defer {
+                    state.spill = []
+                    state.spillBytes = 0
+                }
+                state.writing += state.spillBytes
+                return .write(state.spill, bytes: state.spillBytes, to: backlog, waiting: state.writing > Self.writeAheadLimit)
             } catch {
                 return .failed(error)
             }
@@ -253,8 +260,8 @@ final class BodyBuffer: ResponseReceiver {
             return
         case .kept(let reader):
             reader?.resume(returning: nil)
-        case .write(let parts, let backlog, let waiting):
-            writer.async { self.write(parts, to: backlog) }
+        case .write(let parts, let bytes, let backlog, let waiting):
+            writer.async { self.write(parts, bytes: bytes, to: backlog) }
             // The disk is behind by more than the limit: hold the transport until it catches up.
             if waiting { writer.sync {} }
         case .failed(let error):
@@ -263,18 +270,18 @@ final class BodyBuffer: ResponseReceiver {
     }
 
     /// Writes gathered parts to the backlog, on ``writer``, and lets the reader at them.
-    private func write(_ parts: Data, to backlog: Backlog) {
+    private func write(_ parts: [Data], bytes: Int, to backlog: Backlog) {
         do throws(NetworkError) {
             try backlog.append(parts)
             let reader = state.withLock { state -> CheckedContinuation<Step?, Never>? in
-                state.writing -= parts.count
+                state.writing -= bytes
                 guard state.backlog === backlog else { return nil }
-                state.written += UInt64(parts.count)
+                state.written += UInt64(bytes)
                 return wakeReader(&state)
             }
             reader?.resume(returning: nil)
         } catch {
-            state.withLock { $0.writing -= parts.count }
+            state.withLock { $0.writing -= bytes }
             fail(error)
         }
     }
@@ -295,7 +302,8 @@ final class BodyBuffer: ResponseReceiver {
                 // Nothing more will be read: drop what waits now.
                 state.backlog?.delete()
                 state.backlog = nil
-                state.spill = Data()
+                state.spill = []
+                state.spillBytes = 0
                 state.chunks = []
                 state.bytesInMemory = 0
             }
@@ -343,11 +351,11 @@ private final class Backlog: Sendable {
         return try Backlog()
     }
 
-    /// Writes `parts` at the file's end: writes never overlap (the receiver contract), so the
+    /// Writes `parts` at the file's end, in order: only the buffer's writer queue writes, so the
     /// writer's offset is always there.
-    func append(_ parts: Data) throws(NetworkError) {
+    func append(_ parts: [Data]) throws(NetworkError) {
         do {
-            try writer.write(contentsOf: parts)
+            for part in parts { try writer.write(contentsOf: part) }
         } catch {
             throw Self.failure("could not write the stream's backlog to \(url.path): \(error.localizedDescription)", code: .cannotWriteToFile)
         }
