@@ -75,9 +75,10 @@ public final class NginxServer: Sendable {
 
     /// Stops nginx and removes its folder.
     ///
-    /// It waits for the exit by polling, 5 s at most, then kills nginx: corelibs'
-    /// `Process.waitUntilExit()` once spun at 100% CPU for 20 minutes after nginx had exited,
-    /// its exit never noticed, and the tool never printed the rows it had measured.
+    /// It waits for the exit by polling, 5 s at most, then sends SIGKILL: once nginx ignored
+    /// SIGTERM (from `terminate()` and from `kill` by hand alike; likely a signal mask it inherited
+    /// from the spawning thread), `Process.waitUntilExit()` spun at 100% CPU for 20 minutes and the
+    /// tool never printed the rows it had measured.
     public func stop() {
         if process.isRunning { process.terminate() }
         let deadline = Date().addingTimeInterval(5)
