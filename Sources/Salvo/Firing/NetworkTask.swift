@@ -49,7 +49,7 @@ public final class NetworkTask: Sendable {
 
     /// A task that hands its one outcome to `responder` on `queue`, and a streamed body to
     /// `bodyReceiver`; progress is throttled on `clock`.
-    init(responder: NetworkResponder, on queue: CallbackQueue, streamingTo bodyReceiver: (any ResponseReceiver)? = nil, clock: NetworkClock = .live) {
+    init(responder: NetworkResponder, on queue: CallbackQueue, streamingTo bodyReceiver: (any ResponseReceiver)? = nil, clock: NetworkClock) {
         recipient = .responder(responder, on: queue)
         self.bodyReceiver = bodyReceiver
         progress = responder.progressHandler.map { ProgressReporter($0, on: queue, clock: clock) }

@@ -226,7 +226,8 @@ final class BodyBuffer: ResponseReceiver {
         waiters.forEach { $0.resume(returning: .success(head)) }
     }
 
-    /// Calls never overlap (the receiver contract), so only one write to the backlog runs at a time.
+    /// Calls never overlap (the receiver contract), so parts reach the gathered write in order;
+    /// ``writer`` then writes each batch after the one before it.
     func receive(_ chunk: Data) {
         guard !chunk.isEmpty else { return }
         enum Placement { case dropped, kept(CheckedContinuation<Step?, Never>?), write([Data], bytes: Int, to: Backlog, waiting: Bool), failed(NetworkError) }
@@ -323,7 +324,7 @@ final class BodyBuffer: ResponseReceiver {
 }
 
 /// The part of a streamed body that did not fit in memory: a temporary file written at its end
-/// by the transport and read from its start by the reader, through handles of their own.
+/// by the buffer's writer queue and read from its start by the reader, through handles of their own.
 ///
 /// Deleting it removes the file's name at once; the handles close when the last user lets go,
 /// so a write or read still running finishes on the unlinked file instead of racing a close.
