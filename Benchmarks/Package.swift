@@ -28,6 +28,7 @@ let package = Package(
                 .product(name: "SalvoAsyncHTTPClient", package: "SalvoAsyncHTTPClient"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // Heap bytes in use (glibc mallinfo2), for the memory checks.

@@ -55,6 +55,9 @@ func workloads(baseURL: URL?) throws -> [CountedWorkload] {
             Side(name: "raw AsyncHTTPClient execute + collect") { count in
                 try blocking { try await runConcurrently(count: count, concurrency: 16) { try await serverSide16.rawAsyncHTTPClientOnce() } }
             },
+            Side(name: "raw AsyncHTTPClient delegate API") { count in
+                try blocking { try await runConcurrently(count: count, concurrency: 16) { try await serverSide16.rawDelegateOnce() } }
+            },
         ]))
     }
     if let baseURL {

@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import NIOCore
+import NIOHTTP1
 import Salvo
 import SalvoAsyncHTTPClient
 
@@ -25,6 +26,7 @@ public final class ServerSideFiring: Sendable {
     private let streamCall: NetCall
     private let rawSmall: HTTPClientRequest
     private let rawLarge: HTTPClientRequest
+    private let rawDelegateSmall: HTTPClient.Request
     private let urlSessionSmall: URLRequest
 
     /// Puts the two files the workloads fetch on `server`.
@@ -49,6 +51,7 @@ public final class ServerSideFiring: Sendable {
         streamCall = NetCall(server: serverConfig, endpoint: .get("/large.bin"), callbackQueue: .immediate, firingFunction: firing)
         rawSmall = HTTPClientRequest(url: baseURL.appendingPathComponent("small.json").absoluteString)
         rawLarge = HTTPClientRequest(url: baseURL.appendingPathComponent("large.bin").absoluteString)
+        rawDelegateSmall = try HTTPClient.Request(url: baseURL.appendingPathComponent("small.json"))
         urlSessionSmall = try NetCall(server: serverConfig, endpoint: .get("/small.json")).urlRequest()
     }
 
@@ -70,6 +73,15 @@ public final class ServerSideFiring: Sendable {
         let response = try await client.execute(rawSmall, timeout: .seconds(30))
         guard response.status == .ok else { throw WorkloadError("AsyncHTTPClient got \(response.status)") }
         let body = try await response.body.collect(upTo: 1 << 20)
+        guard body.readableBytes == Self.smallBody.count else { throw WorkloadError("AsyncHTTPClient got \(body.readableBytes) bytes") }
+    }
+
+    /// One raw AsyncHTTPClient request through the delegate API the transport uses
+    /// (`execute(request:delegate:eventLoop:)`, a delegate that collects the body): the floor
+    /// that API sets, apart from anything Salvo does.
+    public func rawDelegateOnce() async throws {
+        let task = client.execute(request: rawDelegateSmall, delegate: CollectingDelegate(), eventLoop: .indifferent, logger: nil)
+        let body = try await task.futureResult.get()
         guard body.readableBytes == Self.smallBody.count else { throw WorkloadError("AsyncHTTPClient got \(body.readableBytes) bytes") }
     }
 
@@ -101,5 +113,29 @@ public final class ServerSideFiring: Sendable {
         for try await buffer in response.body { count += buffer.readableBytes }
         guard count == byteCount else { throw WorkloadError("AsyncHTTPClient streamed \(count) of \(byteCount) bytes") }
         return count
+    }
+}
+
+/// Collects a response body for ``ServerSideFiring/rawDelegateOnce()``, failing on a status other than 200.
+private final class CollectingDelegate: HTTPClientResponseDelegate {
+    typealias Response = ByteBuffer
+    // Called on one event loop, one call at a time (AsyncHTTPClient's contract for a delegate).
+    nonisolated(unsafe) private var body = ByteBuffer()
+    nonisolated(unsafe) private var status: HTTPResponseStatus = .ok
+
+    func didReceiveHead(task: HTTPClient.Task<ByteBuffer>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        status = head.status
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<ByteBuffer>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        var buffer = buffer
+        body.writeBuffer(&buffer)
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<ByteBuffer>) throws -> ByteBuffer {
+        guard status == .ok else { throw WorkloadError("AsyncHTTPClient got \(status)") }
+        return body
     }
 }

@@ -52,6 +52,8 @@ public struct AsyncHTTPClientSession: NetworkSession {
     /// Shuts the client down when the last copy of an owning session goes away; `nil` when the
     /// session borrows its client or is ``shared``.
     private let owner: ClientOwner?
+    /// Ends the session's exchanges that go idle for their whole timeout.
+    let idleWatch: IdleWatch
 
     /// Whether the session created its client, so that ``shutdown()`` shuts it down.
     public var isClientOwner: Bool { owner != nil }
@@ -72,6 +74,7 @@ public struct AsyncHTTPClientSession: NetworkSession {
         self.client = client
         self.cookieStorage = cookieStorage
         owner = ClientOwner(client)
+        idleWatch = IdleWatch(on: client.eventLoopGroup.next())
     }
 
     /// A session over `client`, which stays yours: the session never shuts it down.
@@ -84,6 +87,7 @@ public struct AsyncHTTPClientSession: NetworkSession {
         self.client = client
         self.cookieStorage = cookieStorage
         owner = nil
+        idleWatch = IdleWatch(on: client.eventLoopGroup.next())
     }
 
     /// The process-wide session: a client of Salvo's own on SwiftNIO's shared event loops, which
@@ -97,6 +101,7 @@ public struct AsyncHTTPClientSession: NetworkSession {
         client = sharedClient
         cookieStorage = nil
         owner = nil
+        idleWatch = IdleWatch(on: sharedClient.eventLoopGroup.next())
     }
 
     /// The client configuration the session needs: redirects left to Salvo, responses

@@ -33,12 +33,18 @@ struct Delivery: Sendable {
     private let receiver: any ResponseReceiver
     /// `nil` for a receiver called on the event loop.
     private let queue: DispatchQueue?
-    /// Bytes handed to the queue and not yet taken by the receiver.
-    private let waiting = NIOLockedValueBox(0)
+    /// Bytes handed to the queue and not yet taken by the receiver; `nil` with no queue.
+    private let waiting: NIOLockedValueBox<Int>?
 
     init(_ receiver: any ResponseReceiver) {
         self.receiver = receiver
-        queue = receiver.readsBodyAsItArrives ? DispatchQueue(label: "Salvo.AsyncHTTPClientSession.delivery") : nil
+        if receiver.readsBodyAsItArrives {
+            queue = DispatchQueue(label: "Salvo.AsyncHTTPClientSession.delivery")
+            waiting = NIOLockedValueBox(0)
+        } else {
+            queue = nil
+            waiting = nil
+        }
     }
 
     func head(_ head: ResponseHead, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
@@ -57,7 +63,7 @@ struct Delivery: Sendable {
         // buffer alive for a few bytes.
         let strategy: ByteBuffer.ByteTransferStrategy = buffer.readableBytes >= Self.largePart ? .noCopy : .copy
         let chunk = Data(buffer: buffer, byteTransferStrategy: strategy)
-        guard let queue else {
+        guard let queue, let waiting else {
             receiver.receive(chunk)
             return eventLoop.makeSucceededVoidFuture()
         }

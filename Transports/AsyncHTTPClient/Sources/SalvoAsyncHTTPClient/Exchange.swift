@@ -11,16 +11,22 @@ import Salvo
 /// One exchange through AsyncHTTPClient: the request, each redirect it follows (a hop, one
 /// AsyncHTTPClient task each), the idle timeout, cancellation, and the one end it reports.
 ///
-/// Every hop runs on one event loop, chosen when the exchange starts; the timeout timer runs on
-/// it too. The state is behind a lock all the same: ``cancel()`` comes from any thread.
+/// Every hop runs on one event loop, chosen when the exchange starts. The state is behind a lock
+/// all the same: ``cancel()`` comes from any thread, and the session's ``IdleWatch`` checks the
+/// timeout from its own event loop.
 final class Exchange: NetworkSessionTask {
     private struct State {
         /// The request of the current hop.
         var request: URLRequest
         var redirectCount = 0
         var hop: HTTPClient.Task<Void>?
+        /// The current hop's events: how often AsyncHTTPClient visited a URL for it, the bytes it
+        /// sent, and the request its head redirected to. Kept here rather than in the hop's
+        /// delegate, under the exchange's lock: one lock per exchange, not one more per hop.
+        var hopVisits = 0
+        var hopBytesSent: Int64 = 0
+        var hopRedirect: URLRequest?
         var lastActivity: NIODeadline
-        var timer: Scheduled<Void>?
         /// Why the exchange ends although its hop did not fail by itself: a timeout, a redirect
         /// Salvo's rules refuse, a client that follows redirects on its own.
         var failure: (any Error)?
@@ -53,7 +59,9 @@ final class Exchange: NetworkSessionTask {
     /// Starts sending `request` through `session`'s client and reports the exchange to `receiver`.
     static func start(_ request: URLRequest, on session: AsyncHTTPClientSession, reportingTo receiver: any ResponseReceiver) -> Exchange {
         let exchange = Exchange(request, session: session, receiver: receiver)
-        exchange.armTimer(after: exchange.idleTimeout)
+        if let idleTimeout = exchange.idleTimeout {
+            session.idleWatch.watch(exchange, expiringAt: exchange.state.withLockedValue { $0.lastActivity } + idleTimeout)
+        }
         exchange.send(exchange.withStoredCookies(request))
         return exchange
     }
@@ -80,6 +88,9 @@ final class Exchange: NetworkSessionTask {
         let delegate = HopDelegate(request: request, expectedUpload: ahcRequest.body?.contentLength, exchange: self)
         let isCancelled = state.withLockedValue { state in
             state.request = request
+            state.hopVisits = 0
+            state.hopBytesSent = 0
+            state.hopRedirect = nil
             return state.isCancelled
         }
         guard !isCancelled else {
@@ -93,7 +104,7 @@ final class Exchange: NetworkSessionTask {
         }
         if cancelledMeanwhile { hop.cancel() }
         hop.futureResult.whenComplete { [self] result in
-            hopEnded(result, following: delegate.redirect)
+            hopEnded(result, following: state.withLockedValue { $0.hopRedirect })
         }
     }
 
@@ -115,15 +126,14 @@ final class Exchange: NetworkSessionTask {
 
     /// Reports the end once: to the receiver, after everything reported before it.
     private func finish(_ error: (any Error)?) {
-        let timer: Scheduled<Void>?? = state.withLockedValue { state in
-            guard !state.isFinished else { return nil }
+        let isFirstEnd = state.withLockedValue { state in
+            guard !state.isFinished else { return false }
             state.isFinished = true
             state.hop = nil
-            defer { state.timer = nil }
-            return .some(state.timer)
+            return true
         }
-        guard let timer else { return }
-        timer?.cancel()
+        guard isFirstEnd else { return }
+        if idleTimeout != nil { session.idleWatch.unwatch(self) }
         delivery.finish(error)
     }
 
@@ -141,8 +151,8 @@ final class Exchange: NetworkSessionTask {
     enum HeadDecision {
         /// The head is the answer: report it and the body that follows.
         case deliver(ResponseHead)
-        /// The head redirects: drop its body and send this request once the hop ends.
-        case follow(URLRequest)
+        /// The head redirects: drop its body and send the next request (``redirect``) once the hop ends.
+        case follow
         /// The exchange ends with this error.
         case fail(any Error)
     }
@@ -164,8 +174,12 @@ final class Exchange: NetworkSessionTask {
             return .fail(error)
         }
         guard let next else { return .deliver(response) }
-        state.withLockedValue { $0.redirectCount += 1 }
-        return .follow(withStoredCookies(next))
+        let following = withStoredCookies(next)
+        state.withLockedValue { state in
+            state.redirectCount += 1
+            state.hopRedirect = following
+        }
+        return .follow
     }
 
     /// Notes that a byte went out or came in, which restarts the idle timeout.
@@ -174,9 +188,25 @@ final class Exchange: NetworkSessionTask {
         state.withLockedValue { $0.lastActivity = .now() }
     }
 
-    /// Reports upload progress.
-    func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {
-        delivery.didSend(bytesSent, of: bytesExpected)
+    /// Counts a visit of the current hop to a URL; returns how many there have been.
+    func noteVisit() -> Int {
+        state.withLockedValue { state in
+            state.hopVisits += 1
+            return state.hopVisits
+        }
+    }
+
+    /// The request the current hop's head redirected to, once its head has arrived.
+    var redirect: URLRequest? { state.withLockedValue { $0.hopRedirect } }
+
+    /// Reports that the current hop sent `byteCount` more bytes of its body, out of `bytesExpected`.
+    func didSend(_ byteCount: Int, of bytesExpected: Int64?) {
+        let sent = state.withLockedValue { state in
+            state.hopBytesSent += Int64(byteCount)
+            if idleTimeout != nil { state.lastActivity = .now() }
+            return state.hopBytesSent
+        }
+        delivery.didSend(sent, of: bytesExpected)
     }
 
     /// Reports the response head; the future completes once the receiver has it.
@@ -192,37 +222,29 @@ final class Exchange: NetworkSessionTask {
 
     // MARK: - Timeout
 
-    /// Checks the exchange after `delay`: ends it if it has been idle for the whole timeout.
-    private func armTimer(after delay: TimeAmount?) {
-        guard let delay else { return }
-        let timer = eventLoop.scheduleTask(in: delay) { [self] in checkIdleness() }
-        let isFinished = state.withLockedValue { state in
-            if !state.isFinished { state.timer = timer }
-            return state.isFinished
-        }
-        if isFinished { timer.cancel() }
-    }
-
-    private func checkIdleness() {
-        guard let idleTimeout else { return }
-        enum Next { case none, wait(TimeAmount), expire(HTTPClient.Task<Void>?, URL?) }
+    /// Ends the exchange if at `now` it has been idle for its whole timeout; otherwise returns when
+    /// it could expire next. `nil` once it has ended (or when it has no timeout).
+    func expireIfIdle(at now: NIODeadline) -> NIODeadline? {
+        guard let idleTimeout else { return nil }
+        enum Next { case ended, wait(until: NIODeadline), expire(HTTPClient.Task<Void>?, URL?) }
         let next: Next = state.withLockedValue { state in
-            guard !state.isFinished else { return .none }
-            let idle = NIODeadline.now() - state.lastActivity
-            guard idle >= idleTimeout else { return .wait(idleTimeout - idle) }
+            guard !state.isFinished else { return .ended }
+            let deadline = state.lastActivity + idleTimeout
+            guard deadline <= now else { return .wait(until: deadline) }
             return .expire(state.hop, state.request.url)
         }
         switch next {
-        case .none:
-            break
-        case .wait(let remaining):
-            armTimer(after: remaining)
+        case .ended:
+            return nil
+        case .wait(let deadline):
+            return deadline
         case .expire(let hop, let url):
             let timedOut = URLError(.timedOut, userInfo: [
                 NSLocalizedDescriptionKey: "The request timed out.",
                 NSURLErrorFailingURLErrorKey: url as Any,
             ])
             if let hop { fail(with: timedOut, stopping: hop) } else { finish(timedOut) }
+            return nil
         }
     }
 

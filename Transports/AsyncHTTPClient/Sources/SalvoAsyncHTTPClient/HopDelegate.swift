@@ -3,7 +3,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import Salvo
@@ -16,17 +15,9 @@ import Salvo
 final class HopDelegate: HTTPClientResponseDelegate {
     typealias Response = Void
 
-    private struct State {
-        var visits = 0
-        var bytesSent: Int64 = 0
-        /// The request to send next, when the head redirected.
-        var redirect: URLRequest?
-    }
-
     private let request: URLRequest
     private let expectedUpload: Int64?
     private let exchange: Exchange
-    private let state = NIOLockedValueBox(State())
 
     init(request: URLRequest, expectedUpload: Int64?, exchange: Exchange) {
         self.request = request
@@ -34,26 +25,14 @@ final class HopDelegate: HTTPClientResponseDelegate {
         self.exchange = exchange
     }
 
-    /// The request the hop's head redirected to, once the head has arrived.
-    var redirect: URLRequest? { state.withLockedValue { $0.redirect } }
-
     func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
-        exchange.noteActivity()
-        let sent = state.withLockedValue { state in
-            state.bytesSent += Int64(part.readableBytes)
-            return state.bytesSent
-        }
-        exchange.didSend(sent, of: expectedUpload)
+        exchange.didSend(part.readableBytes, of: expectedUpload)
     }
 
     /// A second visit means the client followed a redirect itself, with its own rules rather than
     /// Salvo's: the exchange ends before that request gets an answer.
     func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
-        let visits = state.withLockedValue { state in
-            state.visits += 1
-            return state.visits
-        }
-        guard visits > 1 else { return }
+        guard exchange.noteVisit() > 1 else { return }
         exchange.fail(with: TransportError.clientFollowsRedirects(at: request.url), stopping: task)
     }
 
@@ -62,8 +41,8 @@ final class HopDelegate: HTTPClientResponseDelegate {
         switch exchange.decide(on: head, of: request) {
         case .deliver(let response):
             return exchange.deliver(response)
-        case .follow(let next):
-            state.withLockedValue { $0.redirect = next }
+        case .follow:
+            break
         case .fail(let error):
             exchange.fail(with: error, stopping: task)
         }
@@ -72,7 +51,7 @@ final class HopDelegate: HTTPClientResponseDelegate {
 
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         exchange.noteActivity()
-        guard redirect == nil else { return task.eventLoop.makeSucceededVoidFuture() }
+        guard exchange.redirect == nil else { return task.eventLoop.makeSucceededVoidFuture() }
         return exchange.deliver(buffer)
     }
 
