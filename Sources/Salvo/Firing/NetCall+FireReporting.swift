@@ -25,14 +25,38 @@ extension NetworkResponder {
     /// A responder that folds one firing's handlers into one `Result`: the body with its response,
     /// or the error (transport, cancellation, invalid request, refused or failed status).
     static func reporting(_ completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void) -> NetworkResponder {
-        // The response handler always runs before the data handler of the same firing.
-        let head = Locked<ResponseHead?>(nil)
+        // Each handler captures only `report`: a closure whose context is one object needs no
+        // context of its own, where capturing `completion` cost an allocation per handler.
+        let report = ResultReport(completion)
         var responder = NetworkResponder(
-            dataHandler: { data in completion(.success(NetworkResponse(data: data, head: head.withLock { $0 }))) },
-            errorHandler: { completion(.failure($0)) },
-            serverErrorHandler: { completion(.failure($0)) }
+            dataHandler: { data in report.succeed(with: data) },
+            errorHandler: { report.fail(with: $0) },
+            serverErrorHandler: { report.fail(with: $0) }
         )
-        responder.headHandler = { value in head.withLock { $0 = value } }
+        responder.headHandler = { head in report.keep(head) }
         return responder
+    }
+}
+
+/// What ``NetworkResponder/reporting(_:)`` folds the handlers of one firing into.
+private final class ResultReport: Sendable {
+    private let completion: @Sendable (Result<NetworkResponse, NetworkError>) -> Void
+    /// The response head, kept for the data handler: the head handler always runs before it.
+    private let head = Locked<ResponseHead?>(nil)
+
+    init(_ completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void) {
+        self.completion = completion
+    }
+
+    func keep(_ head: ResponseHead?) {
+        self.head.withLock { $0 = head }
+    }
+
+    func succeed(with data: Data) {
+        completion(.success(NetworkResponse(data: data, head: head.withLock { $0 })))
+    }
+
+    func fail(with error: NetworkError) {
+        completion(.failure(error))
     }
 }

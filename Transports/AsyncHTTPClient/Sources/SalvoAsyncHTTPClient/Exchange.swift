@@ -11,6 +11,8 @@ import Salvo
 /// One exchange through AsyncHTTPClient: the request, each redirect it follows (a hop, one
 /// AsyncHTTPClient task each), the idle timeout, cancellation, and the one end it reports.
 ///
+/// The exchange is the delegate of each of its hops, one after the other: a hop starts only once
+/// the one before it has ended, so one object serves them all.
 /// Every hop runs on one event loop, chosen when the exchange starts. The state is behind a lock
 /// all the same: ``cancel()`` comes from any thread, and the session's ``IdleWatch`` checks the
 /// timeout from its own event loop.
@@ -20,11 +22,11 @@ final class Exchange: NetworkSessionTask {
         var request: URLRequest
         var redirectCount = 0
         var hop: HTTPClient.Task<Void>?
-        /// The current hop's events: how often AsyncHTTPClient visited a URL for it, the bytes it
-        /// sent, and the request its head redirected to. Kept here rather than in the hop's
-        /// delegate, under the exchange's lock: one lock per exchange, not one more per hop.
+        /// The current hop's events: how often AsyncHTTPClient visited a URL for it, the bytes of
+        /// its body it sent out of how many, and the request its head redirected to.
         var hopVisits = 0
         var hopBytesSent: Int64 = 0
+        var hopBytesExpected: Int64?
         var hopRedirect: URLRequest?
         var lastActivity: NIODeadline
         /// Why the exchange ends although its hop did not fail by itself: a timeout, a redirect
@@ -51,7 +53,7 @@ final class Exchange: NetworkSessionTask {
         delivery = Delivery(receiver)
         eventLoop = session.client.eventLoopGroup.any()
         idleTimeout = IdleTimeout.amount(for: request.timeoutInterval)
-        hasCallersCookieHeader = request.value(forHTTPHeaderField: "Cookie") != nil
+        hasCallersCookieHeader = session.cookieStorage != nil && request.value(forHTTPHeaderField: "Cookie") != nil
         credentialHeaders = receiver.credentialHeaders
         state = NIOLockedValueBox(State(request: request, lastActivity: .now()))
     }
@@ -85,11 +87,11 @@ final class Exchange: NetworkSessionTask {
             finish(TransportError.map(error, url: request.url))
             return
         }
-        let delegate = HopDelegate(request: request, expectedUpload: ahcRequest.body?.contentLength, exchange: self)
         let isCancelled = state.withLockedValue { state in
             state.request = request
             state.hopVisits = 0
             state.hopBytesSent = 0
+            state.hopBytesExpected = ahcRequest.body?.contentLength
             state.hopRedirect = nil
             return state.isCancelled
         }
@@ -97,7 +99,7 @@ final class Exchange: NetworkSessionTask {
             finish(URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
             return
         }
-        let hop = session.client.execute(request: ahcRequest, delegate: delegate, eventLoop: .delegate(on: eventLoop), logger: nil)
+        let hop = session.client.execute(request: ahcRequest, delegate: self, eventLoop: .delegate(on: eventLoop), logger: nil)
         let cancelledMeanwhile = state.withLockedValue { state in
             state.hop = hop
             return state.isCancelled
@@ -145,81 +147,6 @@ final class Exchange: NetworkSessionTask {
         hop.fail(reason: error)
     }
 
-    // MARK: - Events of a hop (from HopDelegate, on the event loop)
-
-    /// What a hop does with its response head.
-    enum HeadDecision {
-        /// The head is the answer: report it and the body that follows.
-        case deliver(ResponseHead)
-        /// The head redirects: drop its body and send the next request (``redirect``) once the hop ends.
-        case follow
-        /// The exchange ends with this error.
-        case fail(any Error)
-    }
-
-    /// Decides on a hop's response head, after storing the cookies it sets.
-    func decide(on head: HTTPResponseHead, of request: URLRequest) -> HeadDecision {
-        guard let url = request.url else {
-            return .fail(URLError(.badServerResponse, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
-        }
-        let response = ResponseHead(head, url: url)
-        if let storage = session.cookieStorage, request.httpShouldHandleCookies {
-            storage.store(setCookieFields: head.headers[canonicalForm: "Set-Cookie"].map(String.init), from: url)
-        }
-        let redirectCount = state.withLockedValue { $0.redirectCount }
-        let next: URLRequest?
-        do {
-            next = try request.redirected(by: response, redirectCount: redirectCount, credentialHeaders: credentialHeaders)
-        } catch {
-            return .fail(error)
-        }
-        guard let next else { return .deliver(response) }
-        let following = withStoredCookies(next)
-        state.withLockedValue { state in
-            state.redirectCount += 1
-            state.hopRedirect = following
-        }
-        return .follow
-    }
-
-    /// Notes that a byte went out or came in, which restarts the idle timeout.
-    func noteActivity() {
-        guard idleTimeout != nil else { return }
-        state.withLockedValue { $0.lastActivity = .now() }
-    }
-
-    /// Counts a visit of the current hop to a URL; returns how many there have been.
-    func noteVisit() -> Int {
-        state.withLockedValue { state in
-            state.hopVisits += 1
-            return state.hopVisits
-        }
-    }
-
-    /// The request the current hop's head redirected to, once its head has arrived.
-    var redirect: URLRequest? { state.withLockedValue { $0.hopRedirect } }
-
-    /// Reports that the current hop sent `byteCount` more bytes of its body, out of `bytesExpected`.
-    func didSend(_ byteCount: Int, of bytesExpected: Int64?) {
-        let sent = state.withLockedValue { state in
-            state.hopBytesSent += Int64(byteCount)
-            if idleTimeout != nil { state.lastActivity = .now() }
-            return state.hopBytesSent
-        }
-        delivery.didSend(sent, of: bytesExpected)
-    }
-
-    /// Reports the response head; the future completes once the receiver has it.
-    func deliver(_ head: ResponseHead) -> EventLoopFuture<Void> {
-        delivery.head(head, on: eventLoop)
-    }
-
-    /// Reports a body chunk; the future completes once the receiver has it, and AsyncHTTPClient
-    /// reads no more of the body until then.
-    func deliver(_ chunk: ByteBuffer) -> EventLoopFuture<Void> {
-        delivery.chunk(chunk, on: eventLoop)
-    }
-
     // MARK: - Timeout
 
     /// Ends the exchange if at `now` it has been idle for its whole timeout; otherwise returns when
@@ -261,5 +188,97 @@ final class Exchange: NetworkSessionTask {
             withCookies.setValue(value, forHTTPHeaderField: name)
         }
         return withCookies
+    }
+}
+
+// MARK: - Events of a hop
+
+/// AsyncHTTPClient calls these on the exchange's event loop, one at a time, and reads the next body
+/// part only once the future returned for the previous one has completed.
+extension Exchange: HTTPClientResponseDelegate {
+    typealias Response = Void
+
+    func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
+        let (sent, expected) = state.withLockedValue { state in
+            state.hopBytesSent += Int64(part.readableBytes)
+            if idleTimeout != nil { state.lastActivity = .now() }
+            return (state.hopBytesSent, state.hopBytesExpected)
+        }
+        delivery.didSend(sent, of: expected)
+    }
+
+    /// A second visit means the client followed a redirect itself, with its own rules rather than
+    /// Salvo's: the exchange ends before that request gets an answer.
+    func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
+        let visits = state.withLockedValue { state in
+            state.hopVisits += 1
+            return state.hopVisits
+        }
+        guard visits > 1 else { return }
+        fail(with: TransportError.clientFollowsRedirects(at: request.url), stopping: task)
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        switch decide(on: head) {
+        case .deliver(let response):
+            return delivery.head(response, on: eventLoop)
+        case .follow:
+            break
+        case .fail(let error):
+            fail(with: error, stopping: task)
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    /// Hands a body part to the receiver; the future completes once the receiver has it, and
+    /// AsyncHTTPClient reads no more of the body until then. A redirect's body is dropped.
+    func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        let isRedirect = state.withLockedValue { state in
+            if idleTimeout != nil { state.lastActivity = .now() }
+            return state.hopRedirect != nil
+        }
+        guard !isRedirect else { return task.eventLoop.makeSucceededVoidFuture() }
+        return delivery.chunk(buffer, on: eventLoop)
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Void>) throws {}
+
+    /// What a hop does with its response head.
+    private enum HeadDecision {
+        /// The head is the answer: report it and the body that follows.
+        case deliver(ResponseHead)
+        /// The head redirects: drop its body and send the next request (the state's
+        /// `hopRedirect`) once the hop ends.
+        case follow
+        /// The exchange ends with this error.
+        case fail(any Error)
+    }
+
+    /// Decides on the current hop's response head, after storing the cookies it sets.
+    private func decide(on head: HTTPResponseHead) -> HeadDecision {
+        let (request, redirectCount) = state.withLockedValue { state in
+            if idleTimeout != nil { state.lastActivity = .now() }
+            return (state.request, state.redirectCount)
+        }
+        guard let url = request.url else {
+            return .fail(URLError(.badServerResponse, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
+        }
+        let response = ResponseHead(head, url: url)
+        if let storage = session.cookieStorage, request.httpShouldHandleCookies {
+            storage.store(setCookieFields: head.headers[canonicalForm: "Set-Cookie"].map(String.init), from: url)
+        }
+        let next: URLRequest?
+        do {
+            next = try request.redirected(by: response, redirectCount: redirectCount, credentialHeaders: credentialHeaders)
+        } catch {
+            return .fail(error)
+        }
+        guard let next else { return .deliver(response) }
+        let following = withStoredCookies(next)
+        state.withLockedValue { state in
+            state.redirectCount += 1
+            state.hopRedirect = following
+        }
+        return .follow
     }
 }
