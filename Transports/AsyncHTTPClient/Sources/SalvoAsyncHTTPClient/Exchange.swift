@@ -105,16 +105,14 @@ final class Exchange: NetworkSessionTask {
             return state.isCancelled
         }
         if cancelledMeanwhile { hop.cancel() }
-        hop.futureResult.whenComplete { [self] result in
-            hopEnded(result, following: state.withLockedValue { $0.hopRedirect })
-        }
+        hop.futureResult.whenComplete { [self] result in hopEnded(result) }
     }
 
-    /// Ends a hop: follows the redirect it answered with, or ends the exchange.
-    private func hopEnded(_ result: Result<Void, any Error>, following redirect: URLRequest?) {
+    /// Ends a hop: follows the redirect its head answered with, or ends the exchange.
+    private func hopEnded(_ result: Result<Void, any Error>) {
         switch result {
         case .success:
-            guard let redirect else { return finish(nil) }
+            guard let redirect = state.withLockedValue({ $0.hopRedirect }) else { return finish(nil) }
             send(redirect)
         case .failure(let error):
             let (failure, isCancelled, url) = state.withLockedValue { ($0.failure, $0.isCancelled, $0.request.url) }
