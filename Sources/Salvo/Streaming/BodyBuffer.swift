@@ -33,9 +33,8 @@ final class BodyBuffer: ResponseReceiver {
         var nextChunk = 0
         var bytesInMemory = 0
         var backlog: Backlog?
-        /// Parts on their way to the backlog file, newer than everything in it, and their size.
-        var spill: [Data] = []
-        var spillBytes = 0
+        /// Parts on their way to the backlog file, newer than everything in it.
+        var spill = Spill()
         /// Bytes of the backlog file written, and read back.
         var written: UInt64 = 0
         var read: UInt64 = 0
@@ -48,6 +47,31 @@ final class BodyBuffer: ResponseReceiver {
         /// The reader, waiting for anything new; resumed with `nil` to look again.
         var waiter: CheckedContinuation<Step?, Never>?
         var task: NetworkTask?
+    }
+
+    /// Parts gathered in memory on their way to the backlog file, and their size.
+    private struct Spill {
+        private(set) var parts: [Data] = []
+        private(set) var bytes = 0
+
+        var isEmpty: Bool { parts.isEmpty }
+
+        mutating func append(_ part: Data) {
+            parts.append(part)
+            bytes += part.count
+        }
+
+        /// The parts gathered, leaving none.
+        mutating func take() -> (parts: [Data], bytes: Int) {
+            defer { self = Spill() }
+            return (parts, bytes)
+        }
+
+        /// The parts gathered as one, leaving none.
+        mutating func takeJoined() -> Data {
+            let (parts, bytes) = take()
+            return parts.count == 1 ? parts[0] : parts.reduce(into: Data(capacity: bytes)) { $0.append($1) }
+        }
     }
 
     /// What the reader does next.
@@ -194,11 +218,7 @@ final class BodyBuffer: ResponseReceiver {
             if state.writing > 0 { return nil }
             if !state.spill.isEmpty {
                 // The file is read to its end: the parts not yet written are next, straight from memory.
-                defer {
-                    state.spill = []
-                    state.spillBytes = 0
-                }
-                return .chunk(state.spill.count == 1 ? state.spill[0] : state.spill.reduce(into: Data(capacity: state.spillBytes)) { $0.append($1) })
+                return .chunk(state.spill.takeJoined())
             }
             // Read to its end with nothing more on the way: back to memory.
             backlog.delete()
@@ -243,15 +263,11 @@ final class BodyBuffer: ResponseReceiver {
                 state.backlog = backlog
                 // Kept as they came, not copied: the transport's thread only files them away.
                 state.spill.append(chunk)
-                state.spillBytes += chunk.count
                 // A reader waiting at the file's end may take the gathered parts from memory.
-                guard state.spillBytes >= spillSize else { return .kept(wakeReader(&state)) }
-                defer {
-                    state.spill = []
-                    state.spillBytes = 0
-                }
-                state.writing += state.spillBytes
-                return .write(state.spill, bytes: state.spillBytes, to: backlog, waiting: state.writing > Self.writeAheadLimit)
+                guard state.spill.bytes >= spillSize else { return .kept(wakeReader(&state)) }
+                let (parts, bytes) = state.spill.take()
+                state.writing += bytes
+                return .write(parts, bytes: bytes, to: backlog, waiting: state.writing > Self.writeAheadLimit)
             } catch {
                 return .failed(error)
             }
@@ -303,8 +319,7 @@ final class BodyBuffer: ResponseReceiver {
                 // Nothing more will be read: drop what waits now.
                 state.backlog?.delete()
                 state.backlog = nil
-                state.spill = []
-                state.spillBytes = 0
+                state.spill = Spill()
                 state.chunks = []
                 state.bytesInMemory = 0
             }
