@@ -31,20 +31,16 @@ struct Delivery: Sendable {
     static let largePart = 16 << 10
 
     private let receiver: any ResponseReceiver
-    /// `nil` for a receiver called on the event loop.
-    private let queue: DispatchQueue?
-    /// Bytes handed to the queue and not yet taken by the receiver; `nil` with no queue.
-    private let waiting: NIOLockedValueBox<Int>?
+    /// The queue the receiver is called on, and the bytes handed to it and not yet taken by the
+    /// receiver; `nil` for a receiver called on the event loop.
+    private let queued: (queue: DispatchQueue, waiting: NIOLockedValueBox<Int>)?
+
+    /// The queue the receiver is called on; `nil` for a receiver called on the event loop.
+    private var queue: DispatchQueue? { queued?.queue }
 
     init(_ receiver: any ResponseReceiver) {
         self.receiver = receiver
-        if receiver.readsBodyAsItArrives {
-            queue = DispatchQueue(label: "Salvo.AsyncHTTPClientSession.delivery")
-            waiting = NIOLockedValueBox(0)
-        } else {
-            queue = nil
-            waiting = nil
-        }
+        queued = receiver.readsBodyAsItArrives ? (DispatchQueue(label: "Salvo.AsyncHTTPClientSession.delivery"), NIOLockedValueBox(0)) : nil
     }
 
     func head(_ head: ResponseHead, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
@@ -63,7 +59,7 @@ struct Delivery: Sendable {
         // buffer alive for a few bytes.
         let strategy: ByteBuffer.ByteTransferStrategy = buffer.readableBytes >= Self.largePart ? .noCopy : .copy
         let chunk = Data(buffer: buffer, byteTransferStrategy: strategy)
-        guard let queue, let waiting else {
+        guard let (queue, waiting) = queued else {
             receiver.receive(chunk)
             return eventLoop.makeSucceededVoidFuture()
         }

@@ -48,21 +48,22 @@ final class Exchange: NetworkSessionTask {
     private let credentialHeaders: Set<String>
     private let state: NIOLockedValueBox<State>
 
-    private init(_ request: URLRequest, session: AsyncHTTPClientSession, receiver: any ResponseReceiver) {
+    private init(_ request: URLRequest, session: AsyncHTTPClientSession, receiver: any ResponseReceiver, startedAt start: NIODeadline) {
         self.session = session
         delivery = Delivery(receiver)
         eventLoop = session.client.eventLoopGroup.any()
         idleTimeout = IdleTimeout.amount(for: request.timeoutInterval)
         hasCallersCookieHeader = session.cookieStorage != nil && request.value(forHTTPHeaderField: "Cookie") != nil
         credentialHeaders = receiver.credentialHeaders
-        state = NIOLockedValueBox(State(request: request, lastActivity: .now()))
+        state = NIOLockedValueBox(State(request: request, lastActivity: start))
     }
 
     /// Starts sending `request` through `session`'s client and reports the exchange to `receiver`.
     static func start(_ request: URLRequest, on session: AsyncHTTPClientSession, reportingTo receiver: any ResponseReceiver) -> Exchange {
-        let exchange = Exchange(request, session: session, receiver: receiver)
+        let start = NIODeadline.now()
+        let exchange = Exchange(request, session: session, receiver: receiver, startedAt: start)
         if let idleTimeout = exchange.idleTimeout {
-            session.idleWatch.watch(exchange, expiringAt: exchange.state.withLockedValue { $0.lastActivity } + idleTimeout)
+            session.idleWatch.watch(exchange, expiringAt: start + idleTimeout)
         }
         exchange.send(exchange.withStoredCookies(request))
         return exchange
