@@ -43,7 +43,7 @@ extension Cassette {
 /// `Cassette.current` while the test runs, so parallel tests never share fixtures or counts.
 ///
 /// ```swift
-/// @Test(.cassette(mode: .recordMissing)) func checkoutShowsTheTotal() async throws {
+/// @Test(.cassette()) func checkoutShowsTheTotal() async throws {   // replays; record with SALVO_FIXTURE_MODE=record-missing
 ///     let api = ShopAPI(firing: try #require(Cassette.current).firingFunction)
 ///     …
 /// }

@@ -6,7 +6,8 @@ import FoundationNetworking
 /// Adds `Authorization: Bearer <token>` to requests for endpoints that require authentication.
 ///
 /// The token comes from your provider on every attempt, so a retry after a token renewal carries the
-/// new one. It is added only when the endpoint says ``Endpoint/requiresAuthentication`` and the
+/// new one. It is added only when the call needs it (``NetCall/requiresAuthentication``: the
+/// endpoint's ``Endpoint/requiresAuthentication``, else its server's) and the
 /// request goes to the origin (scheme, host and port) of the call's own ``NetCall/server``,
 /// decided each time the call fires: swapping environments is one value swap, and a request
 /// whose URL leaves that origin, such as a paging link to another host, gets no token. Made
@@ -76,7 +77,7 @@ public struct AuthTokenAction: NetworkAction {
 
     /// Sets the header when the endpoint requires authentication and the request goes to the token's origin.
     public func prepare(_ request: URLRequest, for call: NetCall) async throws -> URLRequest {
-        guard call.endpoint.requiresAuthentication, let url = request.url,
+        guard call.requiresAuthentication, let url = request.url,
               (pinnedOrigin ?? Origin(scheme: call.server.scheme, host: call.server.host, port: call.server.port)).matches(url) else {
             return request
         }

@@ -34,8 +34,14 @@ public struct NetCall: Fireable, Sendable {
     public var actions: [any NetworkAction]
     /// Where the responder's handlers run.
     public var callbackQueue: CallbackQueue
-    /// How the call is fired: production, mock, replay, a spy — swap it to change all of them at once.
-    public var firingFunction: FiringFunction
+    /// How the call is fired: production, mock, replay, a spy. Unless the call sets its own, this is
+    /// its server's ``ServerConfig/firingFunction``, so one line swaps it for every call to that server.
+    public var firingFunction: FiringFunction {
+        get { ownFiringFunction ?? server.firingFunction }
+        set { ownFiringFunction = newValue }
+    }
+    /// The firing function this call set for itself; `nil` follows the server's.
+    private var ownFiringFunction: FiringFunction?
     /// The request `server` and `endpoint` describe, or why there is none; kept in step with both.
     private var configuredRequest: Result<URLRequest, NetworkError>
     /// The request to send: the configured one, with a body stream of its own when the body is
@@ -60,14 +66,14 @@ public struct NetCall: Fireable, Sendable {
         responder: NetworkResponder = NetworkResponder(),
         actions: [any NetworkAction] = [],
         callbackQueue: CallbackQueue = .main,
-        firingFunction: FiringFunction = .production
+        firingFunction: FiringFunction? = nil
     ) {
         self.server = server
         self.endpoint = endpoint
         self.responder = responder
         self.actions = actions
         self.callbackQueue = callbackQueue
-        self.firingFunction = firingFunction
+        self.ownFiringFunction = firingFunction
         self.configuredRequest = Self.build(server, endpoint)
     }
 

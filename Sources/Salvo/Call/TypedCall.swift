@@ -47,7 +47,7 @@ public struct TypedCall<Value: Sendable, ErrorBody: Sendable>: Fireable, Sendabl
         responder: NetworkResponder = NetworkResponder(),
         actions: [any NetworkAction] = [],
         callbackQueue: CallbackQueue = .main,
-        firingFunction: FiringFunction = .production,
+        firingFunction: FiringFunction? = nil,
         decoder: JSONDecoder? = nil
     ) where Value: Decodable, ErrorBody: Decodable {
         self.init(
@@ -79,7 +79,7 @@ public struct TypedCall<Value: Sendable, ErrorBody: Sendable>: Fireable, Sendabl
         responder: NetworkResponder = NetworkResponder(),
         actions: [any NetworkAction] = [],
         callbackQueue: CallbackQueue = .main,
-        firingFunction: FiringFunction = .production,
+        firingFunction: FiringFunction? = nil,
         decoder: JSONDecoder? = nil
     ) where Value == Void, ErrorBody: Decodable {
         self.init(

@@ -85,13 +85,13 @@ public struct MockMatcher: Sendable, CustomStringConvertible {
     }
 
     /// `a=1&b=2`, names sorted, for a matcher's description.
-    private static func describing(_ fields: [String: String]) -> String {
+    static func describing(_ fields: [String: String]) -> String {
         fields.keys.sorted().map { "\($0)=\(fields[$0] ?? "")" }.joined(separator: "&")
     }
 
     /// Why `actual` (the request's query or form, called `noun`) lacks one of `expected`'s fields,
     /// first by name; `nil` when it has them all. A value of `"*"` accepts any value.
-    private static func mismatch(of expected: [String: String], in actual: [String: String], named noun: String) -> String? {
+    static func mismatch(of expected: [String: String], in actual: [String: String], named noun: String) -> String? {
         for name in expected.keys.sorted() {
             guard let value = actual[name] else { return "its \(noun) has no \(name)" }
             if let wanted = expected[name], wanted != "*", wanted != value { return "its \(noun) has \(name)=\(value)" }

@@ -42,10 +42,11 @@ extension Endpoint {
         return copy
     }
 
-    /// This endpoint marked as needing credentials (see the auth-token action).
-    public func requiringAuthentication() -> Endpoint {
+    /// This endpoint marked as needing credentials, or with `false` as needing none whatever its
+    /// server says (a sign-in endpoint on a server whose endpoints all need them); see ``AuthTokenAction``.
+    public func requiringAuthentication(_ isRequired: Bool = true) -> Endpoint {
         var copy = self
-        copy.requiresAuthentication = true
+        copy.requiresAuthentication = isRequired
         return copy
     }
 }

@@ -22,8 +22,10 @@ public struct Endpoint: Sendable, Hashable {
     public var timeout: TimeInterval?
     /// A base path that replaces the server's for this endpoint (a v2 endpoint beside v1 ones); `nil` keeps the server's.
     public var basePath: EndpointPath?
-    /// Whether the endpoint needs credentials; the auth-token action adds them only to such endpoints.
-    public var requiresAuthentication: Bool
+    /// Whether the endpoint needs credentials; `nil`, the default, leaves it to the server
+    /// (``ServerConfig/requiresAuthentication``). The auth-token action adds credentials only to
+    /// calls that need them (``NetCall/requiresAuthentication``).
+    public var requiresAuthentication: Bool?
 
     /// An endpoint with every part spelled out; the factories (`.get`, `.post`, …) read better.
     public init(
@@ -34,7 +36,7 @@ public struct Endpoint: Sendable, Hashable {
         body: RequestBody = .none,
         timeout: TimeInterval? = nil,
         basePath: EndpointPath? = nil,
-        requiresAuthentication: Bool = false
+        requiresAuthentication: Bool? = nil
     ) {
         self.method = method
         self.path = path

@@ -27,6 +27,17 @@ public struct ServerConfig: Sendable {
     /// How typed calls to this server decode bodies and error bodies, unless a call sets its own
     /// (``TypedCall/decoder``).
     public var decoder: JSONDecoder
+    /// Whether an endpoint on this server needs credentials unless it says otherwise
+    /// (``Endpoint/requiringAuthentication(_:)``); `false` by default. See ``AuthTokenAction``.
+    public var requiresAuthentication: Bool
+    /// How calls to this server are fired unless a call sets its own (``NetCall/firingFunction``):
+    /// `.production` by default. Swap it to fire every call of an API through mocks, replay or a spy.
+    ///
+    /// ```swift
+    /// var server = ServerConfig(host: "api.example.com")
+    /// server.firingFunction = .mock(routes)   // every call made with `server` now fires offline
+    /// ```
+    public var firingFunction: FiringFunction
 
     /// A server from its parts.
     public init(
@@ -37,7 +48,9 @@ public struct ServerConfig: Sendable {
         defaultHeaders: HTTPHeaders = [:],
         defaultQuery: [URLQueryItem] = [],
         actions: [any NetworkAction] = [],
-        decoder: JSONDecoder = JSONDecoder()
+        decoder: JSONDecoder = JSONDecoder(),
+        requiresAuthentication: Bool = false,
+        firingFunction: FiringFunction = .production
     ) {
         self.scheme = scheme
         self.host = host
@@ -47,6 +60,8 @@ public struct ServerConfig: Sendable {
         self.defaultQuery = defaultQuery
         self.actions = actions
         self.decoder = decoder
+        self.requiresAuthentication = requiresAuthentication
+        self.firingFunction = firingFunction
     }
 
     /// A server from a base URL such as `"http://localhost:3000/api/v1"`.
@@ -57,7 +72,9 @@ public struct ServerConfig: Sendable {
         baseURL: String,
         defaultHeaders: HTTPHeaders = [:],
         actions: [any NetworkAction] = [],
-        decoder: JSONDecoder = JSONDecoder()
+        decoder: JSONDecoder = JSONDecoder(),
+        requiresAuthentication: Bool = false,
+        firingFunction: FiringFunction = .production
     ) throws(NetworkError) {
         guard let components = URLComponents(string: baseURL.trimmingCharacters(in: .whitespaces)),
               let scheme = components.scheme, let host = components.host, !host.isEmpty else {
@@ -73,7 +90,9 @@ public struct ServerConfig: Sendable {
             basePath: EndpointPath(percentEncoded: components.percentEncodedPath),
             defaultHeaders: defaultHeaders,
             actions: actions,
-            decoder: decoder
+            decoder: decoder,
+            requiresAuthentication: requiresAuthentication,
+            firingFunction: firingFunction
         )
     }
 }

@@ -116,6 +116,14 @@ func typedErrors() async {
     }
 }
 
+func swappingHowCallsFire() -> NetCall {
+    var server = Servers.production
+    server.firingFunction = .mock(.json(Book(id: 42, title: "Dune")))   // every call to `server`, offline
+    var call = NetCall(server: server, endpoint: .get("/books/42"))
+    call.firingFunction = .production                                    // …except this one
+    return call
+}
+
 // MARK: - The samples, run against a fake session
 
 @Suite struct GettingStartedSamples {
@@ -148,6 +156,15 @@ func typedErrors() async {
         #expect(try await remove.response().statusCode == 204)
         #expect(try await offline(BookCalls.book(42), status: 204, body: "").value(as: Book?.self) == nil)
         #expect(try await offline(BookCalls.book(42), body: #"{"id":42,"title":"Dune"}"#).value(as: Book?.self)?.title == "Dune")
+    }
+
+    @Test func aServersFiringFunctionFiresItsCallsUnlessACallSetsItsOwn() async throws {
+        var call = swappingHowCallsFire()
+        call.firingFunction = call.server.firingFunction   // back to the server's, to stay offline
+        #expect(try await call.value(as: Book.self) == Book(id: 42, title: "Dune"))
+        var other = NetCall(server: call.server, endpoint: .get("/books/7"))
+        other.callbackQueue = .immediate
+        #expect(try await other.value(as: Book.self).title == "Dune")
     }
 
     @Test func typedErrorBodyArrives() async {

@@ -23,18 +23,22 @@ enum MockingSamples {
     /// The API module builds every call from this value; the composition root picks the firing.
     struct UserAPI: Sendable {
         var server = ServerConfig(host: "api.example.com", basePath: "v1")
-        var firing: FiringFunction = .production
+
+        /// Every call below fires through `firing`, its server's firing function.
+        init(firing: FiringFunction = .production) {
+            server.firingFunction = firing
+        }
 
         func user(_ id: Int) -> NetCall {
-            NetCall(server: server, endpoint: .get("/users/\(id)"), firingFunction: firing)
+            NetCall(server: server, endpoint: .get("/users/\(id)"))
         }
 
         func users(page: Int) -> NetCall {
-            NetCall(server: server, endpoint: .get("/users", query: ["page": "\(page)"]), firingFunction: firing)
+            NetCall(server: server, endpoint: .get("/users", query: ["page": "\(page)"]))
         }
 
         func create(_ user: User) -> NetCall {
-            NetCall(server: server, endpoint: .post("/users", json: user), firingFunction: firing)
+            NetCall(server: server, endpoint: .post("/users", json: user))
         }
     }
 
@@ -61,10 +65,33 @@ enum MockingSamples {
         }
         return UserAPI()
     }
+
+    // MARK: - A multipart form, checked by its parts
+
+    static let uploadRoutes = MockRoutes([
+        MockRoute.post("/photos", .status(201)).matching(
+            .multipartFields(["album": "Holiday", "caption": "*"]),
+            .multipartPart(named: "photo", fileName: "bay.jpg", contentType: "image/jpeg")
+        ),
+        .post("/avatars") { request in
+            let image = request.parts?.first { $0.name == "image" }
+            return .json(["bytes": image?.body.count ?? 0])
+        },
+    ])
 }
 
 @Suite struct MockingSamplesTests {
     typealias User = MockingSamples.User
+
+    @Test func formsAreCheckedByTheirParts() async throws {
+        var upload = NetCall(server: ServerConfig(host: "api.example.com"), endpoint: .post("/photos", body: .multipart([
+            .field("album", "Holiday"), .field("caption", "Bay"),
+            .data(Data("jpeg".utf8), name: "photo", fileName: "bay.jpg", contentType: "image/jpeg"),
+        ])), callbackQueue: .immediate, firingFunction: .mock(MockingSamples.uploadRoutes))
+        #expect(try await upload.response().statusCode == 201)
+        upload.endpoint = .post("/avatars", body: .multipart([.data(Data(count: 5), name: "image", fileName: "me.png", contentType: "image/png")]))
+        #expect(try await upload.value(as: [String: Int].self) == ["bytes": 5])
+    }
 
     @Test func singleCallMocks() async throws {
         var call = MockingSamples.UserAPI().user(1)

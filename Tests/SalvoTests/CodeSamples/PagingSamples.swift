@@ -145,7 +145,8 @@ enum PagingSamples {
             call.endpoint.path = "/list/k/pages"   // the fake serves its lists there
             return server.firing(call)
         })
-        await PagingSamples.quickStart(pager)
+        let printed = await SampleOutput.capturing { await PagingSamples.quickStart(pager) }.lines
+        #expect(printed == ["40 photos, more: true"])
         #expect(pager.items.count == 20)
         await PagingSamples.printAll(pager)
         #expect(pager.items.count == 45)

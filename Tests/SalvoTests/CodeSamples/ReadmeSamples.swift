@@ -3,15 +3,14 @@ import Salvo
 
 // README.md's quick start, verbatim between the markers, compiled and run offline.
 
-// `Book` is the one in GettingStartedSamples.swift.
-
-private let production = ServerConfig(host: "api.example.com", basePath: "v1")
-
-private func quickStart() async throws -> Book {
+private func quickStart() async throws -> String {
     // README quick start: begin
+    struct Book: Codable, Sendable { let id: Int; let title: String }   // your model
+
     // Configure once, in your API module
-    func bookCall(_ id: Int, on server: ServerConfig = production) -> NetCall {
-        NetCall(server: server, endpoint: .get("/books/\(id)"))
+    let production = ServerConfig(host: "api.example.com", basePath: "v1")
+    func bookCall(_ id: Int) -> NetCall {
+        NetCall(server: production, endpoint: .get("/books/\(id)"))
     }
 
     // Fire anywhere: callbacks…
@@ -25,11 +24,11 @@ private func quickStart() async throws -> Book {
     // …or async/await
     let book = try await call.value(as: Book.self)
     // README quick start: end
-    return book
+    return book.title
 }
 
 @Suite struct ReadmeSamples {
     @Test func quickStartRunsOffline() async throws {
-        #expect(try await quickStart() == Book(id: 42, title: "Dune"))
+        #expect(try await quickStart() == "Dune")
     }
 }

@@ -35,29 +35,28 @@ struct GitHubAPI: Sendable {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         return ServerConfig(host: "api.github.com", defaultHeaders: ["Accept": "application/vnd.github+json"], decoder: decoder)
-    }()
-    var firing: FiringFunction = .production
+    }()   // its firingFunction fires every call below: `.production` unless a test swaps it
 
     func repo(_ owner: String, _ name: String) -> GitHubCall<Repo> {
-        GitHubCall(server: server, endpoint: .get("/repos/\(owner)/\(name)"), firingFunction: firing)
+        GitHubCall(server: server, endpoint: .get("/repos/\(owner)/\(name)"))
     }
 
     func issues(in repo: String, state: String = "open") -> GitHubCall<[GitHubIssue]> {
-        GitHubCall(server: server, endpoint: .get("/repos/\(repo)/issues", query: ["state": state]), firingFunction: firing)
+        GitHubCall(server: server, endpoint: .get("/repos/\(repo)/issues", query: ["state": state]))
     }
 
     func createIssue(_ issue: NewIssue, in repo: String) -> GitHubCall<GitHubIssue> {
-        GitHubCall(server: server, endpoint: .post("/repos/\(repo)/issues", json: issue), firingFunction: firing)
+        GitHubCall(server: server, endpoint: .post("/repos/\(repo)/issues", json: issue))
     }
 
     /// `204 No Content` on success: nothing to decode.
     func star(_ repo: String) -> GitHubCall<Void> {
-        GitHubCall(server: server, endpoint: .put("/user/starred/\(repo)"), firingFunction: firing)
+        GitHubCall(server: server, endpoint: .put("/user/starred/\(repo)"))
     }
 
     /// The README, or `nil` when the server answers with no body.
     func readme(of repo: String) -> GitHubCall<Repo?> {
-        GitHubCall(server: server, endpoint: .get("/repos/\(repo)/readme"), firingFunction: firing)
+        GitHubCall(server: server, endpoint: .get("/repos/\(repo)/readme"))
     }
 }
 
@@ -114,7 +113,7 @@ func starAndReadme(_ api: GitHubAPI) async throws(APIError<GitHubError>) -> Repo
 @Suite struct TypedCallsSamples {
     private func api(_ routes: MockRoutes) -> GitHubAPI {
         var api = GitHubAPI()
-        api.firing = .mock(routes)
+        api.server.firingFunction = .mock(routes)   // every call of the API, in one line
         return api
     }
 
@@ -143,7 +142,9 @@ func starAndReadme(_ api: GitHubAPI) async throws(APIError<GitHubError>) -> Repo
 
     @Test func headersComeWithTheValue() async throws {
         let api = api(MockRoutes([.get("/repos/**", .text(#"[{"number":1,"title":"A"}]"#).header("X-RateLimit-Remaining", "4999"))]))
-        #expect(try await rateLimit(api) == "4999")
+        let (remaining, printed) = try await SampleOutput.capturing { try await rateLimit(api) }
+        #expect(remaining == "4999")
+        #expect(printed == ["1 200"])
     }
 
     @Test @MainActor func aViewModelFiresWithMainActorHandlers() async throws {
@@ -161,7 +162,7 @@ func starAndReadme(_ api: GitHubAPI) async throws(APIError<GitHubError>) -> Repo
 
     @Test func aTestFailsWhenCodeFiresWhereItShouldNot() async {
         var api = GitHubAPI()
-        api.firing = .unimplemented("the view should read from the cache")
+        api.server.firingFunction = .unimplemented("the view should read from the cache")
         await withKnownIssue {
             _ = try? await api.repo("o", "r").value()
         }

@@ -31,7 +31,7 @@ import SalvoTesting
         #expect(error?.localizedDescription.contains("used up: it gives 1 answers and this was call 2") == true)
     }
 
-    @Test func theFirstCallsFailThenTheRouteSucceedsSoARetryPolicyGetsThrough() async throws {
+    @Test func theFirstCallsFailThenTheRouteSucceedsSoARetryActionGetsThrough() async throws {
         let firing = FiringFunction.mock(.failing(2, with: .status(503), then: .text("ok")), clock: .immediate)
         let call = NetCall(server: Self.server, endpoint: .get("/x"), actions: [RetryAction(maxAttempts: 3, baseDelay: 0, jitter: 0)],
                            callbackQueue: .immediate, firingFunction: firing)

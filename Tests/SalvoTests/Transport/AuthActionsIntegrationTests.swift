@@ -94,6 +94,20 @@ import Testing
     }
 
     @Test(arguments: TransportUnderTest.all)
+    func aServerThatRequiresAuthenticationAndFiresItsCallsNeedsNeitherOnEachCall(over transport: TransportUnderTest) async throws {
+        let client = try await Client(over: transport)
+        var server = client.server
+        server.requiresAuthentication = true
+        server.firingFunction = transport.firing
+        let echo = try await NetCall(server: server, endpoint: .get("/echo")).value(as: Echo.self)
+        #expect(echo.header("Authorization") == "Bearer expired-token")
+        let optedOut = try await NetCall(server: server, endpoint: Endpoint.get("/echo").requiringAuthentication(false)).value(as: Echo.self)
+        #expect(optedOut.header("Authorization") == nil)
+        let protected = try await NetCall(server: server, endpoint: .get("/auth/\(client.key)/protected")).value(as: Protected.self)
+        #expect(protected.ok, "the token is renewed and sent again without requiringAuthentication() on the endpoint")
+    }
+
+    @Test(arguments: TransportUnderTest.all)
     func theTokenDoesNotFollowARedirectToASecondHost(over transport: TransportUnderTest) async throws {
         let client = try await Client(over: transport)
         let port = try await LoopbackServer.port()

@@ -271,7 +271,7 @@ import Testing
         let seconds = Date().timeIntervalSince(start)
         let peak = try memoryKilobytes("VmHWM")
         let growth = (peak - before) / 1024
-        print("1 GiB multipart upload: \(String(format: "%.1f", seconds)) s, RSS before \(before / 1024) MB, peak \(peak / 1024) MB, growth \(growth) MB")
+        Swift.print("1 GiB multipart upload: \(String(format: "%.1f", seconds)) s, RSS before \(before / 1024) MB, peak \(peak / 1024) MB, growth \(growth) MB")
         #expect(upload.parts?.last?.length == size)
         #expect(upload.parts?.last?.isPattern == true)
         #expect(growth <= 32)

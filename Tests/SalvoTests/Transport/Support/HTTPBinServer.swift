@@ -30,8 +30,21 @@ enum HTTPBinServer {
         python != nil || isRequired
     }
 
-    /// Why the suites are skipped, and how to make them run.
-    static let skipComment = Comment(rawValue: "httpbin is not installed, so the httpbin interop suites are skipped: \(howToInstall)")
+    /// Why a suite is skipped: short, since every skipped test repeats it; how to install httpbin
+    /// is printed once (``isEnabledTellingHowToInstall()``).
+    static let skipComment = Comment(rawValue: "httpbin is not installed (how to install it is printed once, above)")
+
+    /// ``isEnabled``; when false, prints how to install httpbin to standard error, once per test process.
+    static func isEnabledTellingHowToInstall() -> Bool {
+        guard !isEnabled else { return true }
+        _ = toldHowToInstall
+        return false
+    }
+
+    private static let toldHowToInstall: Void = {
+        let hint = "httpbin is not installed, so the httpbin interop suites are skipped: \(howToInstall)\n"
+        FileHandle.standardError.write(Data(hint.utf8))
+    }()
 
     private static let howToInstall = """
         run `bash .ci/run` once, or `python3 -m venv .build-httpbin-venv && \
@@ -81,9 +94,9 @@ enum HTTPBinServer {
 }
 
 extension Trait where Self == ConditionTrait {
-    /// Runs a suite only where httpbin can be started (see ``HTTPBinServer``); skips it with
-    /// install instructions elsewhere.
+    /// Runs a suite only where httpbin can be started (see ``HTTPBinServer``); skips it elsewhere,
+    /// printing the install instructions once per run rather than once per test.
     static var requiresHTTPBin: Self {
-        .enabled(if: HTTPBinServer.isEnabled, HTTPBinServer.skipComment)
+        .enabled(HTTPBinServer.skipComment) { HTTPBinServer.isEnabledTellingHowToInstall() }
     }
 }

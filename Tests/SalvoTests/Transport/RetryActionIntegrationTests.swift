@@ -7,7 +7,7 @@ import Testing
 import SalvoTesting
 
 /// Retries against the loopback server's `/flaky/<key>` route, counted server-side.
-@Suite struct RetryPolicyIntegrationTests {
+@Suite struct RetryActionIntegrationTests {
     private struct Flaky: Decodable, Sendable { let ok: Bool; let attempt: Int }
 
     private func flakyCall(
