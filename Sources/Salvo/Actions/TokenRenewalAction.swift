@@ -32,8 +32,14 @@ import FoundationNetworking
 /// 4. otherwise a new renewal starts, unless `maxRenewals` already ran in the last `window`.
 ///
 /// After a successful renewal the call is fired again (whatever its method: the server refused
-/// it unread); after a failure it ends with ``NetworkError/unacceptableResponse(_:)`` whose
-/// `underlying` is the renewal's error. Calls made inside `renew` never trigger a renewal.
+/// it unread); after a failure it ends with ``NetworkError/unacceptableResponse(_:)``, for which
+/// ``NetworkError/isRenewalFailure`` is true and ``NetworkError/renewalError`` is the renewal's
+/// error (its status and body; a typed call decodes that body as its error body). Calls made
+/// inside `renew` never trigger a renewal.
+///
+/// ```swift
+/// catch let error where error.isRenewalFailure { await session.signOut() }
+/// ```
 public actor TokenRenewalAction: NetworkAction {
     /// Statuses that mean "the token expired", `401` by default.
     public let statusCodes: Set<Int>
@@ -108,8 +114,16 @@ public actor TokenRenewalAction: NetworkAction {
             error = await startRenewal(replacing: credential)
         }
         guard let error else { return .retry }
-        let reason = "renewing the access token failed: \((error as? NetworkError)?.description ?? "\(error)")"
-        return .fail(.unacceptableResponse(ResponseProblem(reason, outcome: outcome, underlying: error)))
+        // The description adds the renewal's error as its cause; the reason does not repeat it.
+        return .fail(Self.renewalFailure("renewing the access token failed", outcome: outcome, underlying: error))
+    }
+
+    /// The failure of a call whose token could not be renewed, marked so that
+    /// ``NetworkError/isRenewalFailure`` finds it.
+    private static func renewalFailure(_ reason: String, outcome: AttemptOutcome, underlying: (any Error)?) -> NetworkError {
+        var problem = ResponseProblem(reason, outcome: outcome, underlying: underlying)
+        problem.isRenewalFailure = true
+        return .unacceptableResponse(problem)
     }
 
     /// Runs one renewal; every call arriving meanwhile joins it.
@@ -131,7 +145,7 @@ public actor TokenRenewalAction: NetworkAction {
         guard starts.count >= maxRenewals else { return nil }
         let reason = "the token was already renewed \(starts.count) times in \(window) s and is still refused, "
             + "so it is not renewed again; check that the renewal stores the new token where the token provider reads it"
-        return .unacceptableResponse(ResponseProblem(reason, outcome: outcome))
+        return Self.renewalFailure(reason, outcome: outcome, underlying: nil)
     }
 
     private static func result(of task: Task<Void, any Error>) async -> (any Error)? {

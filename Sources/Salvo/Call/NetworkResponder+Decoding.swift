@@ -74,6 +74,6 @@ func decode<T: Decodable>(_ type: T.Type, from data: Data, decoder: JSONDecoder)
 
 /// The failure's body decoded as `E`, or nil when there is no body or it is not an `E`.
 func decodeErrorBody<E: Decodable>(_ type: E.Type, of error: NetworkError, decoder: JSONDecoder) -> E? {
-    guard case .serverStatus(let failure) = error, let body = failure.body, !body.isEmpty else { return nil }
+    guard let body = error.errorBody, !body.isEmpty else { return nil }
     return try? decoder.decode(type, from: body)
 }

@@ -2,18 +2,25 @@ import Foundation
 
 /// A failed call together with the server's error body decoded as your type.
 ///
+/// Its `localizedDescription` is a short message for the person using the app (no URL, no
+/// body); `description`, which `print`, string interpolation, `String(describing:)` and Swift
+/// Testing's "Caught error:" show, is the full developer description, secrets redacted.
+///
 /// ```swift
 /// struct APIProblem: Decodable, Sendable { let message: String }
 /// do {
 ///     let user = try await call.value(as: User.self, errorBody: APIProblem.self)
 /// } catch {
-///     print(error.body?.message ?? error.error.localizedDescription)
+///     logger.error("\(error)")
+///     alert = error.body?.message ?? error.localizedDescription
 /// }
 /// ```
 public struct APIError<Body: Sendable>: Error, Sendable {
     /// What went wrong.
     public let error: NetworkError
     /// The server's error body, decoded; `nil` when the failure had no body or it did not decode.
+    /// After a failed token renewal (``NetworkError/isRenewalFailure``) it is the renewal
+    /// endpoint's error body.
     public let body: Body?
 
     /// An API error from its parts.
@@ -24,6 +31,22 @@ public struct APIError<Body: Sendable>: Error, Sendable {
 }
 
 extension APIError: LocalizedError {
-    /// The underlying error's description.
-    public var errorDescription: String? { error.errorDescription }
+    /// A short message for the person using the app: the underlying error's
+    /// ``NetworkError/userMessage``, with no URL and no body.
+    public var errorDescription: String? { error.userMessage }
+}
+
+extension APIError: CustomStringConvertible {
+    /// The underlying error's full description (URL, status, body; secrets redacted), for logs
+    /// and test failures.
+    public var description: String { error.description }
+}
+
+extension APIError: CustomDebugStringConvertible {
+    /// The same as ``description``.
+    public var debugDescription: String { error.debugDescription }
+}
+
+extension APIError: NetworkErrorCarrier {
+    var networkError: NetworkError { error }
 }

@@ -6,7 +6,9 @@ import FoundationNetworking
 extension NetworkError: LocalizedError {
     /// One or two sentences that say what went wrong and, where they can, what to do about it.
     ///
-    /// URLs are shown with ``Redaction/default`` applied, so a message can be logged.
+    /// URLs and quoted bodies are shown with ``Redaction/default`` applied (secret query items,
+    /// and JSON, form and multipart fields such as `access_token` or `password`), so a message
+    /// can be logged.
     public var errorDescription: String? {
         switch self {
         case .invalidRequest(let problem):
@@ -21,13 +23,13 @@ extension NetworkError: LocalizedError {
             let url = Self.shown(problem.url) ?? "The server"
             let code = problem.statusCode ?? 0
             let status = "\(url) answered with status \(code) (\(HTTPURLResponse.localizedString(forStatusCode: code)))."
-            return status + (Self.preview(problem.body).map { " Body: \($0)" } ?? "")
+            return status + (BodyPreview.message(problem.body, contentType: problem.headers["Content-Type"]).map { " Body: \($0)" } ?? "")
         case .decoding(let failure) where failure.body.isEmpty:
             return "The response has no body, so it could not be decoded as \(failure.typeName); decode an optional "
                 + "(\(failure.typeName)?) if the body may be empty, or use response() (Void in a typed call) if the endpoint returns nothing."
         case .decoding(let failure):
             let reason = (failure.underlying as? DecodingError)?.plainReason ?? Self.describe(failure.underlying)
-            return Self.sentence("The response could not be decoded as \(failure.typeName): \(reason)") + " Body: \(Self.preview(failure.body) ?? "<empty>")"
+            return Self.sentence("The response could not be decoded as \(failure.typeName): \(reason)") + " Body: \(BodyPreview.message(failure.body, contentType: nil) ?? "<empty>")"
         case .unacceptableResponse(let problem):
             return Self.sentence(problem.description) + (problem.underlying.map { " Cause: " + Self.sentence(Self.describe($0)) } ?? "")
         case .cancelled:
@@ -52,9 +54,7 @@ extension NetworkError: LocalizedError {
             return "The connection to \(target) was lost before the response was complete; try again."
         case .cancelled:
             return "The request to \(target) was cancelled."
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
-             .clientCertificateRequired:
+        case let code where secureConnectionCodes.contains(code):
             return "A secure (TLS) connection to \(host) could not be made; check the server's certificate and the device's clock."
         case .httpTooManyRedirects, .redirectToNonExistentLocation:
             return "\(capitalized(target)) redirected too many times or to nowhere; check the server's redirects."
@@ -75,6 +75,12 @@ extension NetworkError: LocalizedError {
             return "The request to \(target) failed before a complete response arrived (URL error \(error.code.rawValue))."
         }
     }
+
+    /// URL error codes that mean a secure (TLS) connection could not be made.
+    static let secureConnectionCodes: Set<URLError.Code> = [
+        .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+        .serverCertificateHasUnknownRoot, .clientCertificateRejected, .clientCertificateRequired,
+    ]
 
     private static func describe(_ error: any Error) -> String {
         (error as? NetworkError)?.description ?? (error as? any LocalizedError)?.errorDescription ?? "\(error)"
@@ -99,17 +105,17 @@ extension NetworkError: LocalizedError {
         return body + "."
     }
 
-    /// The first 200 characters of a UTF-8 body, or nil when there is nothing readable.
-    private static func preview(_ body: Data?) -> String? {
-        guard let body, !body.isEmpty else { return nil }
-        guard let text = String(data: body.prefix(200), encoding: .utf8) else { return "<\(body.count) bytes>" }
-        return body.count > 200 ? text + "…" : text
-    }
 }
 
 extension NetworkError: CustomStringConvertible {
-    /// The same sentence as `localizedDescription`.
+    /// The same sentences as `localizedDescription`, secrets redacted.
     public var description: String { errorDescription ?? "NetworkError" }
+}
+
+extension NetworkError: CustomDebugStringConvertible {
+    /// The same sentences as ``description``, so `debugPrint` and `String(reflecting:)` show no
+    /// more secrets than a log line.
+    public var debugDescription: String { description }
 }
 
 /// What a `DecodingError` means, in a phrase a person can act on.

@@ -63,6 +63,41 @@ extension NetworkError {
         }
     }
 
+    /// Whether the call failed because its access token was refused and ``TokenRenewalAction``
+    /// could not renew it: the renewal threw, or the token was renewed too often and is still
+    /// refused. Usually the moment to sign the user out.
+    ///
+    /// ```swift
+    /// catch let error where error.isRenewalFailure {
+    ///     await session.signOut()
+    /// }
+    /// ```
+    public var isRenewalFailure: Bool {
+        if case .unacceptableResponse(let problem) = self { return problem.isRenewalFailure }
+        return false
+    }
+
+    /// The error the token renewal failed with, when ``isRenewalFailure``: its status code,
+    /// response body and description are the renewal endpoint's, not the refused call's. `nil`
+    /// for any other failure, and when the renewal was not run because it ran too often.
+    ///
+    /// ```swift
+    /// catch let error where error.isRenewalFailure {
+    ///     log("renewal answered \(error.renewalError?.statusCode ?? 0)")
+    /// }
+    /// ```
+    public var renewalError: NetworkError? {
+        guard case .unacceptableResponse(let problem) = self, problem.isRenewalFailure else { return nil }
+        return problem.underlying.map(NetworkError.init)
+    }
+
+    /// The body a typed call decodes as its error body: the body of an unaccepted status or,
+    /// after a failed renewal, the body the renewal endpoint answered with.
+    var errorBody: Data? {
+        if case .serverStatus(let problem) = self { return problem.body }
+        return renewalError?.errorBody
+    }
+
     /// Whether the call ended before anything was sent because the request was invalid, an
     /// action refused it or the setup could not answer it (responders hear no response then).
     var isUnsent: Bool {
@@ -85,6 +120,8 @@ extension NetworkError {
     public init(_ error: any Error) {
         if let networkError = error as? NetworkError {
             self = networkError
+        } else if let carrier = error as? any NetworkErrorCarrier {
+            self = carrier.networkError
         } else if error is CancellationError {
             self = .cancelled
         } else if let urlError = error as? URLError {
@@ -101,4 +138,22 @@ extension NetworkError {
             }
         }
     }
+
+    /// `error` classified as by ``init(_:)``, its URL error naming `requestURL` when the transport
+    /// left `failingURL` empty (URLSession on Linux does), so that every description names the URL.
+    init(_ error: any Error, requestURL: URL?) {
+        self.init(error)
+        guard case .transport(let urlError) = self, urlError.failingURL == nil, let requestURL else { return }
+        var userInfo = urlError.userInfo
+        userInfo[NSURLErrorFailingURLErrorKey] = requestURL
+        self = .transport(URLError(urlError.code, userInfo: userInfo))
+    }
+}
+
+/// An error that wraps a ``NetworkError``, such as ``APIError`` whatever its body type, so that
+/// ``NetworkError/init(_:)`` takes the network error out instead of calling it an unknown failure
+/// (a token renewal that fires a typed call throws one).
+protocol NetworkErrorCarrier: Error {
+    /// The wrapped error.
+    var networkError: NetworkError { get }
 }

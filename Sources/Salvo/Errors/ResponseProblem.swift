@@ -35,6 +35,9 @@ public struct ResponseProblem: Sendable, CustomStringConvertible {
     public let body: Data?
     /// The error that made the response impossible to accept, such as a failed token renewal.
     public let underlying: (any Error)?
+    /// Whether ``TokenRenewalAction`` refused the response because the token could not be
+    /// renewed; read it through ``NetworkError/isRenewalFailure``.
+    var isRenewalFailure = false
 
     /// Describes a refused response from its parts.
     public init(
@@ -80,9 +83,10 @@ public struct ResponseProblem: Sendable, CustomStringConvertible {
         )
     }
 
-    /// `"<url> answered <status>: <reason>"`.
+    /// `"<url> answered with status <status>, but the response was refused: <reason>"`, the URL
+    /// with ``Redaction/default`` applied.
     public var description: String {
-        let url = url?.absoluteString ?? "the server"
+        let url = url.map { Redaction.default.redact($0).absoluteString } ?? "the server"
         let status = statusCode.map { " with status \($0)" } ?? ""
         return "\(url) answered\(status), but the response was refused: \(reason)"
     }

@@ -303,7 +303,7 @@ final class Attempt: ResponseReceiver {
         if let stream = request.httpBodyStream as? BodyStream, let reason = stream.failure {
             return .invalidRequest(RequestProblem(.body, reason))
         }
-        return NetworkError(error)
+        return NetworkError(error, requestURL: request.url)
     }
 
     private func handOn(_ outcome: AttemptOutcome) {

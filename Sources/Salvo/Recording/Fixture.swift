@@ -48,8 +48,22 @@ struct Fixture: Codable, Sendable, Equatable {
         /// The chunks a streamed body arrived in, in order; nil when it was read whole.
         var chunks: [Chunk]?
 
+        /// The headers replay answers with. A `Content-Length` counts the stored body: redaction
+        /// changes a body's length, and fixtures recorded before it was corrected on recording
+        /// still announce the length the server sent.
         var httpHeaders: HTTPHeaders {
-            HTTPHeaders(headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            HTTPHeaders(Self.headers(headers, countingBody: body?.data).sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        }
+
+        /// `headers` with a `Content-Length` (any case) set to the length of `body`; unchanged
+        /// when there is no such header or no stored body (a `HEAD` or `304` announces a length
+        /// it does not send).
+        static func headers(_ headers: [String: String], countingBody body: Data?) -> [String: String] {
+            guard let body, let name = headers.keys.first(where: { $0.lowercased() == "content-length" }),
+                  headers[name] != String(body.count) else { return headers }
+            var counted = headers
+            counted[name] = String(body.count)
+            return counted
         }
     }
 
@@ -118,7 +132,7 @@ struct Fixture: Codable, Sendable, Equatable {
         }
         self.response = Response(
             status: response.statusCode,
-            headers: redaction.redact(HTTPHeaders(response)).dictionary,
+            headers: Response.headers(redaction.redact(HTTPHeaders(response)).dictionary, countingBody: redactedBody),
             body: redactedBody.map(Body.init),
             url: response.url.flatMap { $0 == request.url ? nil : redaction.redact($0).absoluteString },
             chunks: keptChunks

@@ -142,7 +142,13 @@ extension ServerConfig {
               scheme.utf8.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) else {
             throw .invalidRequest(RequestProblem(.scheme, "scheme \"\(escaped(scheme))\" must be letters, digits, '+', '-' or '.', starting with a letter, such as https"))
         }
-        url += scheme.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? scheme.lowercased() : scheme
+        let lowercased = scheme.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? scheme.lowercased() : scheme
+        // Anything else would reach the session and fail there as an unrelated transport error
+        // (an unknown host for ftp), or not at all.
+        guard lowercased == "https" || lowercased == "http" else {
+            throw .invalidRequest(RequestProblem(.scheme, "scheme \"\(escaped(scheme))\" is not supported; Salvo sends HTTP requests, so use \"https\" (or \"http\" for a local server)"))
+        }
+        url += lowercased
         url += "://"
         try appendHost(to: &url)
         if let port {

@@ -80,6 +80,9 @@ public struct ServerConfig: Sendable {
               let scheme = components.scheme, let host = components.host, !host.isEmpty else {
             throw .invalidRequest(RequestProblem(.url, "base URL \"\(baseURL)\" is not an absolute URL with a scheme and a host"))
         }
+        guard ["http", "https"].contains(scheme.lowercased()) else {
+            throw .invalidRequest(RequestProblem(.scheme, "base URL \"\(baseURL)\" has scheme \"\(scheme)\"; Salvo sends HTTP requests, so use https:// (or http:// for a local server)"))
+        }
         guard components.query == nil, components.fragment == nil else {
             throw .invalidRequest(RequestProblem(.url, "base URL \"\(baseURL)\" must not have a query or fragment; use defaultQuery"))
         }

@@ -139,6 +139,61 @@ private struct RefreshDenied: Error {}
         #expect(error.statusCode == 401)
     }
 
+    private struct TokenReply: Decodable, Sendable { let token: String }
+    private struct OAuthProblem: Decodable, Sendable { let error: String }
+
+    /// A renewal that posts to a refresh endpoint answering 401 with a JSON error body, through
+    /// an untyped call or, with `typed`, a typed one (which throws an `APIError`).
+    private static func refusedRenewal(typed: Bool) -> TokenRenewalAction {
+        let refreshSession = ScriptedSession(.status(401, headers: ["Content-Type": "application/json"], body: Data(#"{"error":"invalid_grant"}"#.utf8)))
+        let refresh = NetCall(server: ServerConfig(host: "auth.test"), endpoint: .post("/oauth/token"), callbackQueue: .immediate, firingFunction: refreshSession.firingFunction)
+        return TokenRenewalAction {
+            if typed {
+                _ = try await refresh.returning(TokenReply.self, errorBody: OAuthProblem.self).value()
+            } else {
+                _ = try await refresh.value(as: TokenReply.self)
+            }
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func aFailedRenewalIsACatchableRenewalFailureCarryingTheRenewalsStatusAndBody(typedRenewal: Bool) async throws {
+        let world = TokenWorld()
+        let call = world.call(Self.refusedRenewal(typed: typedRenewal))
+        do {
+            _ = try await call.value(as: TokenReply.self, errorBody: OAuthProblem.self)
+            Issue.record("the call succeeded")
+        } catch let error where error.error.isRenewalFailure {
+            let renewal = try #require(error.error.renewalError)
+            #expect(renewal.statusCode == 401)
+            #expect(renewal.responseBody == Data(#"{"error":"invalid_grant"}"#.utf8))
+            #expect(error.body?.error == "invalid_grant", "the typed error body is the refresh endpoint's")
+            #expect(error.localizedDescription == "Your session has expired. Please sign in again.")
+        } catch {
+            Issue.record("not a renewal failure: \(error)")
+        }
+    }
+
+    @Test func aFailedRenewalsDescriptionStatesItsCauseOnce() async throws {
+        let world = TokenWorld()
+        let outcome = await result(of: world.call(Self.refusedRenewal(typed: false)))
+        guard case .failure(let error) = outcome else { Issue.record("got \(outcome)"); return }
+        let text = error.description
+        #expect(text.contains("https://api.test/me answered with status 401, but the response was refused: renewing the access token failed."), "\(text)")
+        #expect(text.components(separatedBy: "https://auth.test/oauth/token answered with status 401").count == 2, "the cause once: \(text)")
+        #expect(text.components(separatedBy: "renewing the access token failed").count == 2, "\(text)")
+    }
+
+    @Test func otherFailuresAreNotRenewalFailures() async throws {
+        let world = TokenWorld()
+        let unrenewed = await result(of: NetCall(server: world.server, endpoint: .get("/me"), callbackQueue: .immediate, firingFunction: world.session.firingFunction))
+        guard case .failure(let error) = unrenewed else { Issue.record("got \(unrenewed)"); return }
+        #expect(error.statusCode == 401)
+        #expect(!error.isRenewalFailure)
+        #expect(error.renewalError == nil)
+        #expect(!NetworkError.unacceptableResponse(ResponseProblem("not JSON", statusCode: 200)).isRenewalFailure)
+    }
+
     @Test func theRateCapStopsARefreshStorm() async throws {
         let world = TokenWorld()
         // The refresh "succeeds" but stores a token the server still refuses.
@@ -146,8 +201,10 @@ private struct RefreshDenied: Error {}
         let outcome = await result(of: world.call(refresher))
         #expect(world.refreshes.withLock { $0 } == 2)
         #expect(world.session.requests.count == 3)
-        guard case .failure(.unacceptableResponse(let problem)) = outcome else { Issue.record("got \(outcome)"); return }
+        guard case .failure(let error) = outcome, case .unacceptableResponse(let problem) = error else { Issue.record("got \(outcome)"); return }
         #expect(problem.reason.contains("renewed 2 times"))
+        #expect(error.isRenewalFailure)
+        #expect(error.renewalError == nil)
     }
 
     @Test func aRefusedPOSTIsFiredAgainAfterTheRefresh() async throws {

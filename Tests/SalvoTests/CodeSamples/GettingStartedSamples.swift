@@ -65,7 +65,7 @@ enum BookCalls {
         call.fire { result in   // one Result per firing, on the main actor
             switch result {
             case .success(let response): self.shown.append("\(response.data.count) bytes")
-            case .failure(let error): self.shown.append("error: \(error.localizedDescription)")
+            case .failure(let error): self.shown.append(error.userMessage)   // the log gets "\(error)"
             }
         }
     }
@@ -108,12 +108,15 @@ func emptyBodies() async throws(NetworkError) {
     print(cached?.title ?? "no book")
 }
 
-func typedErrors() async {
+func typedErrors() async -> String? {
+    var alert: String?
     do {
         _ = try await BookCalls.add(Book(id: 1, title: "Dune")).value(as: Book.self, errorBody: APIProblem.self)
     } catch {
-        print(error.body?.message ?? error.error.localizedDescription)
+        print("adding a book failed: \(error)")                  // for you: URL, status, body (secrets redacted)
+        alert = error.body?.message ?? error.localizedDescription   // for the user: one short sentence
     }
+    return alert
 }
 
 func swappingHowCallsFire() -> NetCall {

@@ -67,7 +67,7 @@ func showRepo(_ api: GitHubAPI) async {
         let repo = try await api.repo("swiftlang", "swift").value()
         print(repo.fullName)
     } catch {
-        print(error.body?.message ?? error.localizedDescription)   // APIError<GitHubError>
+        print(error)   // APIError<GitHubError>: the URL, the status and the body, secrets redacted
     }
 }
 

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Salvo
+import SalvoTesting
 
 @Suite struct NetworkErrorTests {
     @Test func urlErrorsBecomeTransportAndCancelledBecomesCancelled() {
@@ -42,6 +43,31 @@ import Testing
         let text = error.localizedDescription
         for word in words { #expect(text.contains(word), "\(text)") }
         #expect(error.description == text)
+    }
+
+    @Test(arguments: [URLError.Code.timedOut, .networkConnectionLost, .cannotConnectToHost, .unknown])
+    func aTransportFailureWithoutAFailingURLNamesTheRequestsURLRedacted(_ code: URLError.Code) async throws {
+        // URLSession on Linux leaves failingURL empty; the scripted session does too.
+        let session = ScriptedSession(.failure(code))
+        let call = NetCall(server: ServerConfig(host: "api.test"), endpoint: .get("/me", query: ["token": "s3cret-token"]), callbackQueue: .immediate, firingFunction: session.firingFunction)
+        guard case .failure(let error) = await result(of: call), case .transport(let urlError) = error else { Issue.record("not a transport error"); return }
+        #expect(urlError.code == code)
+        #expect(urlError.failingURL?.absoluteString == "https://api.test/me?token=s3cret-token")
+        #expect(error.description.contains("https://api.test/me?token=%3Credacted%3E"), "\(error)")
+        #expect(error.description.contains("api.test"), "\(error)")
+        #expect(!error.description.contains("s3cret-token"), "\(error)")
+    }
+
+    @Test func aFailingURLTheTransportSetIsKept() throws {
+        let own = try #require(URL(string: "https://cdn.test/redirected"))
+        let error = NetworkError(URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: own]), requestURL: URL(string: "https://api.test/x"))
+        guard case .transport(let urlError) = error else { Issue.record("not transport"); return }
+        #expect(urlError.failingURL == own)
+    }
+
+    @Test func anAPIErrorThrownWhereANetworkErrorIsExpectedKeepsItsError() {
+        let inner = NetworkError.serverStatus(ResponseProblem(statusCode: 401, url: nil, body: nil))
+        #expect(NetworkError(APIError<String>(error: inner, body: nil)).statusCode == 401)
     }
 
     @Test func decodingDescriptionNamesTheTypeAndShowsTheBody() {

@@ -75,6 +75,45 @@ import SalvoTesting
         #expect(text.contains(#""version" : 1"#))
     }
 
+    @Test func aBodyShortenedByRedactionIsRecordedAndReplayedWithItsOwnContentLength() async throws {
+        let folder = try TemporaryFolder()
+        let body = Data(#"{"access_token":"a-long-secret-access-token-value-0123456789","scope":"notes"}"#.utf8)
+        let server = ScriptedSession(.status(200, headers: ["Content-Type": "application/json", "Content-Length": String(body.count)], body: body))
+        let recorder = NetCall(server: ServerConfig(host: "h.example"), endpoint: .post("/token"), callbackQueue: .immediate,
+                               firingFunction: .recording(to: folder.url, through: server))
+        _ = try await recorder.response()
+        let fixture = try Fixture.load(from: folder.url.appendingPathComponent(try #require(try folder.fileNames().first)))
+        let stored = try #require(fixture.response.body?.data)
+        #expect(stored.count < body.count)
+        #expect(fixture.response.headers["Content-Length"] == String(stored.count))
+        var replayer = recorder
+        replayer.firingFunction = .replaying(from: folder.url)
+        let replayed = try await replayer.response()
+        #expect(replayed.data == stored)
+        #expect(replayed.headers["Content-Length"] == String(stored.count))
+        #expect(replayed.response?.expectedContentLength == Int64(stored.count))
+    }
+
+    @Test func aFixtureRecordedWithTheServersContentLengthReplaysTheStoredBodysLength() async throws {
+        // Recorded before the length was corrected on recording: 90 announced, 22 stored.
+        let folder = try TemporaryFolder()
+        let request = Self.request("GET", "https://h.example/me")
+        let file = folder.url.appendingPathComponent(FixtureName.fileName(for: request, options: FixtureOptions()))
+        let old = #"{"version": 1, "request": {"method": "GET", "url": "https://h.example/me", "headers": {}}, "#
+            + #""response": {"status": 200, "headers": {"content-length": "90"}, "body": {"text": "{\"token\":\"<redacted>\"}"}}}"#
+        try Data(old.utf8).write(to: file)
+        for firing in [FiringFunction.replaying(from: folder.url), .mock(.fixture(file))] {
+            let call = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/me"), callbackQueue: .immediate, firingFunction: firing)
+            let response = try await call.response()
+            #expect(response.data.count == 22)
+            #expect(response.headers["Content-Length"] == "22")
+        }
+    }
+
+    @Test func aHEADFixtureKeepsTheLengthItAnnounces() {
+        #expect(Fixture.Response.headers(["Content-Length": "1234"], countingBody: nil) == ["Content-Length": "1234"])
+    }
+
     @Test func binaryBodiesRoundTripAsBase64() async throws {
         let folder = try TemporaryFolder()
         let bytes = Data([0, 255, 1, 254, 0x80])

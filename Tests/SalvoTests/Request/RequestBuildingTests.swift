@@ -99,6 +99,8 @@ import Testing
         BadInput(name: "port 0", server: ServerConfig(host: "a.com", port: 0), endpoint: .get("/x"), part: .port),
         BadInput(name: "port 70000", server: ServerConfig(host: "a.com", port: 70_000), endpoint: .get("/x"), part: .port),
         BadInput(name: "scheme with colon", server: ServerConfig(scheme: "ht:tp", host: "a.com"), endpoint: .get("/x"), part: .scheme),
+        BadInput(name: "scheme ftp", server: ServerConfig(scheme: "ftp", host: "example.com"), endpoint: .get("/x"), part: .scheme),
+        BadInput(name: "scheme git+ssh", server: ServerConfig(scheme: "git+ssh", host: "a.com"), endpoint: .get("/x"), part: .scheme),
         BadInput(name: "path with ?", server: ServerConfig(host: "a.com"), endpoint: .get("/users?page=2"), part: .path),
         BadInput(name: "path with #", server: ServerConfig(host: "a.com"), endpoint: .get("/users#top"), part: .path),
         BadInput(name: "header value with CRLF", server: ServerConfig(host: "a.com"), endpoint: .get("/x", headers: ["X-A": "1\r\nX-Evil: 1"]), part: .header),
@@ -126,7 +128,7 @@ import Testing
         #expect(try request(.get("/users"), on: local).url?.absoluteString == "http://localhost:3000/api/v1/users")
     }
 
-    @Test(arguments: ["not a url", "", "/just/a/path", "http://", "https://a.com/x?y=1"])
+    @Test(arguments: ["not a url", "", "/just/a/path", "http://", "https://a.com/x?y=1", "ftp://example.com/pub"])
     func badBaseURLStringThrowsInvalidRequest(_ text: String) {
         #expect(throws: NetworkError.self) { try ServerConfig(baseURL: text) }
     }

@@ -75,11 +75,33 @@ import Testing
         for result in results {
             guard case .failure(.unacceptableResponse(let problem)) = result else { Issue.record("got \(result)"); continue }
             #expect(problem.statusCode == 401)
+            #expect(NetworkError.unacceptableResponse(problem).renewalError?.statusCode == 500)
             #expect((problem.underlying as? NetworkError)?.statusCode == 500)
             #expect((problem.underlying as? NetworkError)?.description.contains("/auth/\(client.key)/refresh") == true)
         }
         #expect(try await LoopbackServer.count(path: "/auth/\(client.key)/refresh") == 1)
         #expect(try await client.stats().refreshes == 0)
+    }
+
+    private struct OAuthProblem: Decodable, Sendable { let error: String }
+
+    @Test(arguments: TransportUnderTest.all)
+    func aRenewalRefusedWith401IsARenewalFailureWhoseTypedBodyIsTheRefreshEndpoints(over transport: TransportUnderTest) async throws {
+        let client = try await Client(over: transport)
+        _ = try await NetCall(server: .loopback(), endpoint: .post("/auth/\(client.key)/config").setting(query: "fail_refresh", to: "401"), firingFunction: transport.firing).response()
+        do {
+            _ = try await withTimeout { try await client.protected.value(as: Protected.self, errorBody: OAuthProblem.self) }
+            Issue.record("the call succeeded")
+        } catch let error as APIError<OAuthProblem> {
+            #expect(error.error.isRenewalFailure)
+            let renewal = try #require(error.error.renewalError)
+            #expect(renewal.statusCode == 401)
+            #expect(renewal.description.contains("/auth/\(client.key)/refresh answered with status 401"))
+            #expect(error.body?.error == "invalid_grant")
+            let description = error.description
+            #expect(description.components(separatedBy: "invalid_grant").count == 2, "the cause once: \(description)")
+            #expect(error.localizedDescription == "Your session has expired. Please sign in again.")
+        }
     }
 
     @Test(arguments: TransportUnderTest.all)

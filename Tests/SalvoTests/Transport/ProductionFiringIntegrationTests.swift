@@ -113,6 +113,40 @@ import SalvoTesting
     }
 
     @Test(arguments: TransportUnderTest.all)
+    func aTimeoutsDescriptionNamesTheURLRedacted(over transport: TransportUnderTest) async throws {
+        let endpoint = Endpoint.get("/slow", query: ["delay": "20", "token": "query-secret-345"]).timeout(0.5)
+        let call = NetCall(server: try await .loopback(), endpoint: endpoint, firingFunction: transport.firing)
+        let error = await #expect(throws: NetworkError.self) { try await call.response() }
+        let text = error?.description ?? ""
+        #expect(text.contains("/slow?delay=20&token=%3Credacted%3E timed out"), "\(text)")
+        #expect(!text.contains("query-secret-345"))
+    }
+
+    private struct Session: Decodable, Sendable { let user: String }
+
+    @Test(arguments: TransportUnderTest.all)
+    func errorDescriptionsQuoteTokenBodiesRedacted(over transport: TransportUnderTest) async throws {
+        let server = try await ServerConfig.loopback()
+        let failed = NetCall(server: server, endpoint: .get("/secret-body", query: ["status": "500"]), firingFunction: transport.firing)
+        let undecodable = NetCall(server: server, endpoint: .get("/secret-body"), firingFunction: transport.firing)
+        var errors: [any Error] = []
+        if let error = await #expect(throws: NetworkError.self, performing: { try await failed.response() }) { errors.append(error) }
+        if let error = await #expect(throws: APIError<Session>.self, performing: { try await failed.value(as: Session.self, errorBody: Session.self) }) {
+            errors.append(error)
+        }
+        if let error = await #expect(throws: NetworkError.self, performing: { try await undecodable.value(as: Session.self) }) { errors.append(error) }
+        try #require(errors.count == 3)
+        for error in errors {
+            for text in [String(describing: error), String(reflecting: error), error.localizedDescription] {
+                #expect(!text.contains("body-secret-456") && !text.contains("refresh-secret-789"), "leaked: \(text)")
+            }
+        }
+        let status = String(describing: errors[0]), decoding = String(describing: errors[2])
+        #expect(status.contains(#""access_token":"<redacted>""#), "\(status)")
+        #expect(decoding.contains("missing \"user\""), "\(decoding)")
+    }
+
+    @Test(arguments: TransportUnderTest.all)
     func cancellingMidFlightDeliversCancelledOnce(over transport: TransportUnderTest) async throws {
         let log = ResponderLog()
         // Answered after 5 s, so a loaded machine (TSan) still cancels long before the answer.

@@ -24,11 +24,14 @@ Routes (all methods unless noted; JSON bodies unless noted):
     /text, /html            text/plain "not json at all"; a small text/html page
     /redirect?to=U&code=302 redirect to U (absolute URL or path)
     /cookie                 Set-Cookie: session=secret-cookie-value; Path=/
+    /secret-body?status=N   status N (default 200), a JSON token reply: access_token
+                            "body-secret-456", refresh_token "refresh-secret-789", expires_in 3600
     /bytes?n=N              N bytes of application/octet-stream
     /headers?name=value...  the query pairs become response headers; body {}
     /auth/<key>/protected   401 + WWW-Authenticate: Bearer unless "Authorization: Bearer <token>"
     POST /auth/<key>/refresh     rotates token-n to token-(n+1); ?delay=S sleeps first
-    POST /auth/<key>/config?fail_refresh=1   makes refresh answer 500 (0 turns it back off)
+    POST /auth/<key>/config?fail_refresh=1   makes refresh answer 500 (0 turns it back off);
+                            fail_refresh=401 makes it answer 401 {"error": "invalid_grant", ...}
     GET /auth/<key>/stats   {"refreshes": n, "token": current}
     /flaky/<key>?failures=N&status=503[&retry_after=S]   N failures, then {"ok": true, "attempt": k}
     /list/<key>/pages?page=&per_page=[&first=0]   page numbers (first page 1, or 0)
@@ -111,7 +114,7 @@ class State:
         """Returns the auth record for key; call with the lock held."""
         entry = self.auth.get(key)
         if entry is None:
-            entry = {"token": "token-1", "refreshes": 0, "fail_refresh": False}
+            entry = {"token": "token-1", "refreshes": 0, "fail_refresh": 0}
             self.auth[key] = entry
         return entry
 
@@ -395,6 +398,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.redirect(query)
         if head == "cookie" and not rest:
             return self.respond_json(200, {"ok": True}, [("Set-Cookie", "session=secret-cookie-value; Path=/")])
+        if head == "secret-body" and not rest:
+            status = int_param(query, "status", 200, 200, 599)
+            return self.respond_json(status, {"access_token": "body-secret-456", "refresh_token": "refresh-secret-789", "expires_in": 3600})
         if head == "bytes" and not rest:
             return self.byte_stream(query)
         if head == "headers" and not rest:
@@ -506,13 +512,13 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(delay_param(query, "delay"))
             with STATE.lock:
                 entry = STATE.auth_entry(key)
-                if entry["fail_refresh"]:
-                    failed = True
-                else:
-                    failed = False
+                failed = entry["fail_refresh"]  # 0, or the status a refresh answers with
+                if not failed:
                     entry["refreshes"] += 1
                     entry["token"] = f"token-{entry['refreshes'] + 1}"
                     token = entry["token"]
+            if failed == 401:
+                return self.respond_json(401, {"error": "invalid_grant", "error_description": "the refresh token has expired"})
             if failed:
                 return self.respond_json(500, {"error": "refresh failed"})
             return self.respond_json(200, {"token": token})
@@ -522,7 +528,8 @@ class Handler(BaseHTTPRequestHandler):
             with STATE.lock:
                 entry = STATE.auth_entry(key)
                 if "fail_refresh" in query:
-                    entry["fail_refresh"] = query["fail_refresh"] in ("1", "true")
+                    value = query["fail_refresh"]
+                    entry["fail_refresh"] = 401 if value == "401" else 500 if value in ("1", "true") else 0
                 fail_refresh = entry["fail_refresh"]
             return self.respond_json(200, {"fail_refresh": fail_refresh})
         if action == "stats":
