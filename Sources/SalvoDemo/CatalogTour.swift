@@ -44,7 +44,7 @@ struct CatalogTour {
             say("  the catalogue received \(cover.fileName) (\(cover.contentType), \(cover.bytes) bytes) for book \(cover.id): \"\(cover.caption)\"")
         } catch {
             say("")
-            throw Stop(message: "Could not upload the cover: \(error.localizedDescription)")
+            throw Stop(message: "Could not upload the cover: \(error)")
         }
     }
 
@@ -129,7 +129,7 @@ struct CatalogTour {
             say("Favourites (token added by AuthTokenAction, HTTP \(favourites.statusCode ?? 0)): "
                 + favourites.value.items.map(\.title).joined(separator: ", "))
         } catch {
-            throw Stop(message: "Could not load favourites: \(error.localizedDescription)")
+            throw Stop(message: "Could not load favourites: \(error)")
         }
     }
 }

@@ -112,7 +112,7 @@ import SalvoDemoKit
             _ = try await CatalogAPI(environment: .offline).book(id: 7).value()
             Issue.record("expected a missing-fixture error")
         } catch {
-            #expect(error.localizedDescription.contains("/catalog/books/7"))
+            #expect(String(describing: error).contains("/catalog/books/7"))
         }
     }
 }
