@@ -25,6 +25,10 @@ public struct ValidationAction: NetworkAction {
     /// Accepted media types such as `application/json`, `image/*` or `*/*`, compared without
     /// parameters and case-insensitively; `nil` accepts any. Only a body is checked: an empty
     /// response (204, 205, HEAD, any empty 2xx) passes whatever its `Content-Type`.
+    ///
+    /// A type the call asks for by name in its endpoint's `Accept` header is accepted too, so
+    /// ``NetCall/events(resumingAfter:reconnection:maximumLineLength:)``, which asks for
+    /// `text/event-stream`, works on a server validating JSON.
     public var contentTypes: [String]?
 
     /// A validation accepting `statusCodes` and `contentTypes`; `nil` accepts any.
@@ -45,9 +49,11 @@ public struct ValidationAction: NetworkAction {
         if let statusCodes, !statusCodes.contains(http.statusCode) {
             return .fail(.serverStatus(ResponseProblem(response: http, body: outcome.data)))
         }
-        // A streamed head has no body yet: it has one unless it says it is empty.
-        let hasBody = outcome.isStreamedHead ? http.expectedContentLength != 0 : !(outcome.data ?? Data()).isEmpty
-        if let reason = contentTypeProblem(http.value(forHTTPHeaderField: "Content-Type"), hasBody: hasBody) {
+        if let reason = contentTypeProblem(
+            http.value(forHTTPHeaderField: "Content-Type"),
+            hasBody: Self.hasBody(http, outcome: outcome, for: call),
+            askedFor: call.endpoint.headers["Accept"]
+        ) {
             return .fail(.unacceptableResponse(ResponseProblem(reason, outcome: outcome)))
         }
         return .proceed
@@ -59,9 +65,19 @@ public struct ValidationAction: NetworkAction {
             && !call.actions.contains { ($0 as? ValidationAction) == self }
     }
 
+    /// Whether the response has a body to check. 204, 205 and the answer to a HEAD never have one
+    /// (RFC 9110), whatever their headers; a streamed head, whose body has not arrived yet, has
+    /// one unless its `Content-Length` is 0 (an unknown length is -1).
+    private static func hasBody(_ http: HTTPURLResponse, outcome: AttemptOutcome, for call: NetCall) -> Bool {
+        if http.statusCode == 204 || http.statusCode == 205 || call.endpoint.method == .head { return false }
+        return outcome.isStreamedHead ? http.expectedContentLength != 0 : !(outcome.data ?? Data()).isEmpty
+    }
+
     /// A content type describes a body: without one (204, 205, HEAD, any empty 2xx) there is
     /// nothing to check, whatever `Content-Type` the server sent along.
-    private func contentTypeProblem(_ header: String?, hasBody: Bool) -> String? {
+    ///
+    /// - Parameter accept: the call's own `Accept` header, whose named types (not wildcards) are accepted.
+    private func contentTypeProblem(_ header: String?, hasBody: Bool, askedFor accept: String?) -> String? {
         guard let contentTypes, !contentTypes.isEmpty, hasBody else { return nil }
         guard let header else {
             return "the response has no Content-Type; expected \(contentTypes.joined(separator: ", "))"
@@ -70,7 +86,8 @@ public struct ValidationAction: NetworkAction {
         guard let type = MediaType(header) else {
             return "Content-Type \"\(header)\" is not a media type; expected \(contentTypes.joined(separator: ", "))"
         }
-        guard contentTypes.compactMap(MediaType.init).contains(where: { $0.accepts(type) }) else {
+        let askedFor = (accept ?? "").split(separator: ",").compactMap { MediaType(String($0)) }.filter { !$0.isWildcard }
+        guard (contentTypes.compactMap(MediaType.init) + askedFor).contains(where: { $0.accepts(type) }) else {
             return "content type \(type) is not accepted; expected \(contentTypes.joined(separator: ", "))"
         }
         return nil
@@ -99,6 +116,9 @@ struct MediaType: CustomStringConvertible {
     }
 
     var description: String { "\(type)/\(subtype)" }
+
+    /// Whether it is a pattern (`*/*`, `text/*`, `application/*+json`) rather than one type.
+    var isWildcard: Bool { type == "*" || subtype.hasPrefix("*") }
 
     /// Whether this pattern accepts `other`.
     func accepts(_ other: MediaType) -> Bool {

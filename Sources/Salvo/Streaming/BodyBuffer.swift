@@ -97,20 +97,33 @@ final class BodyBuffer: ResponseReceiver {
     }
 
     /// The firing whose body this is: cancelled when the consumer stops reading.
+    ///
+    /// The task holds this buffer as its body's receiver, so the buffer keeps the task only while
+    /// the body is on its way: once it ended, the pair would keep each other, and the backlog
+    /// file, alive for good.
     func attach(_ task: NetworkTask) {
         let isAbandoned = state.withLock { state in
-            state.task = task
-            if case .some(.some(let error)) = state.end { return error.isCancelled }
-            return false
+            guard let end = state.end else {
+                state.task = task
+                return false
+            }
+            return end?.isCancelled ?? false
         }
         if isAbandoned { task.cancel() }
     }
 
-    /// Stops the exchange: the consumer will read no more.
+    /// Stops the exchange: the consumer will read no more. After the body's end it drops what
+    /// was not read, and the backlog file with it.
     func cancel() {
         let task = state.withLock { $0.task }
         task?.cancel()
         finish(NetworkError.cancelled)
+    }
+
+    /// Ends the body with `error` unless it already ended, and stops the exchange: a reader
+    /// that gave up on a silent stream.
+    func drop(_ error: NetworkError) {
+        fail(error)
     }
 
     /// Bytes waiting in memory now (never more than ``memoryLimit``).
@@ -313,14 +326,22 @@ final class BodyBuffer: ResponseReceiver {
     func finish(_ error: (any Error)?) {
         let ended = error.map(NetworkError.init)
         let (reader, headWaiters, head) = state.withLock { state -> (CheckedContinuation<Step?, Never>?, [CheckedContinuation<Result<ResponseHead, NetworkError>, Never>], Result<ResponseHead, NetworkError>?) in
-            guard state.end == nil else { return (nil, [], nil) }
+            // The body has ended: the task is done with this buffer, and this buffer with it.
+            state.task = nil
+            let isCancelled = ended?.isCancelled ?? false
+            if let end = state.end {
+                // A reader leaving after a clean end: what it left unread goes now, not with the
+                // last reference, and it ends as cancelled rather than as a body cut short.
+                guard end == nil, isCancelled, Self.hasUnread(state) else { return (nil, [], nil) }
+            }
             state.end = .some(ended)
-            if let ended, ended.isCancelled {
+            if isCancelled {
                 // Nothing more will be read: drop what waits now.
                 state.backlog?.delete()
                 state.backlog = nil
                 state.spill = Spill()
                 state.chunks = []
+                state.nextChunk = 0
                 state.bytesInMemory = 0
             }
             if state.head == nil {
@@ -331,6 +352,11 @@ final class BodyBuffer: ResponseReceiver {
         }
         if let head { headWaiters.forEach { $0.resume(returning: head) } }
         reader?.resume(returning: nil)
+    }
+
+    /// Whether any of the body waits to be read, in memory or in the backlog.
+    private static func hasUnread(_ state: State) -> Bool {
+        state.nextChunk < state.chunks.count || state.backlog != nil || !state.spill.isEmpty
     }
 
     deinit {

@@ -78,7 +78,8 @@ public struct ResponseBytes: AsyncSequence, Sendable {
 }
 
 /// One iteration of a stream: cancels the call when the iteration ends, so leaving a loop early
-/// stops the download even while the sequence itself is still kept.
+/// stops the download, and drops what it left unread (the backlog file too), even while the
+/// sequence itself is still kept.
 private final class Reading: Sendable {
     let stream: StreamHandle
 
@@ -87,7 +88,7 @@ private final class Reading: Sendable {
     }
 
     deinit {
-        stream.task.cancel()
+        stream.buffer.cancel()
     }
 }
 

@@ -72,9 +72,28 @@ public struct ServerSentEventParser: Sendable {
     ///   on after that; events finished earlier in the same chunk are lost with it.
     public mutating func parse(_ chunk: Data) throws(NetworkError) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
-        guard let bytes = streamStart == nil ? chunk : droppingByteOrderMark(from: chunk) else { return events }
-        try splitter.forEachLine(in: bytes) { line throws(NetworkError) in try buffers.process(line, into: &events) }
+        try parse(chunk, into: &events)
         return events
+    }
+
+    /// Whether ``takeComments()`` gets the comment lines; off, they are skipped unread.
+    var keepsComments: Bool {
+        get { buffers.comments != nil }
+        set { buffers.comments = newValue ? (buffers.comments ?? []) : nil }
+    }
+
+    /// The comment lines parsed since the last call, each with the number of events the same
+    /// ``parse(_:)`` call had completed before it, so they can be put back in order.
+    mutating func takeComments() -> [(position: Int, text: String)] {
+        guard let comments = buffers.comments, !comments.isEmpty else { return [] }
+        buffers.comments = []
+        return comments
+    }
+
+    /// Appends the events `chunk` completes to `events`.
+    private mutating func parse(_ chunk: Data, into events: inout [ServerSentEvent]) throws(NetworkError) {
+        guard let bytes = streamStart == nil ? chunk : droppingByteOrderMark(from: chunk) else { return }
+        try splitter.forEachLine(in: bytes) { line throws(NetworkError) in try buffers.process(line, into: &events) }
     }
 
     /// Ends the stream, dropping an event it cut off, and readies the parser for a reconnection.
@@ -131,6 +150,9 @@ private struct EventBuffers: Sendable {
     /// The event type buffer; `nil` for empty.
     private var eventType: String?
     private var retry: TimeInterval?
+    /// Comment lines, without the colon and one space after it, each with the number of events
+    /// before it; `nil` when nobody wants them.
+    var comments: [(position: Int, text: String)]?
 
     init(lastEventID: String, maximumDataLength: Int) {
         self.lastEventID = lastEventID
@@ -143,7 +165,13 @@ private struct EventBuffers: Sendable {
         guard let base = line.baseAddress, !line.isEmpty else {
             return dispatch(into: &events)
         }
-        if line[0] == Ascii.colon { return }
+        if line[0] == Ascii.colon {
+            if comments != nil {
+                let start = line.count > 1 && line[1] == Ascii.space ? 2 : 1
+                comments?.append((events.count, LineSplitter.text(UnsafeRawBufferPointer(rebasing: line[start...]))))
+            }
+            return
+        }
         let count = line.count
         // Field names are short: a plain loop beats a memchr call here.
         var nameLength = 0

@@ -58,6 +58,55 @@ import SalvoTesting
         #expect(response.statusCode == status)
     }
 
+    private static let jsonServer: ServerConfig = {
+        var server = ServerConfig(host: "api.test")
+        server.actions = [ValidationAction.json]
+        return server
+    }()
+
+    /// A streamed head whose length is unknown (no Content-Length: -1) still has no body when its
+    /// status or method says so.
+    @Test(arguments: [(204, HTTPMethod.get), (205, .get), (200, .head)])
+    func aStreamWithNoBodyByDefinitionEndsEmptyOnAJSONServer(_ status: Int, _ method: HTTPMethod) async throws {
+        let call = NetCall(server: Self.jsonServer, endpoint: Endpoint(method: method, path: "/x"), firingFunction: .mock(.status(status)))
+        var chunks = 0
+        for try await _ in call.bytes() { chunks += 1 }
+        #expect(chunks == 0)
+    }
+
+    @Test func eventsOfANoContentAnswerEndWithoutAnErrorOnAJSONServer() async throws {
+        let call = NetCall(server: Self.jsonServer, endpoint: .get("/feed"), firingFunction: .mock(.status(204)))
+        let (events, error) = try await readAll(call.events())
+        #expect(events.isEmpty)
+        #expect(error == nil)
+    }
+
+    @Test func eventsPassAJSONServersValidation() async throws {
+        let stream = MockResponse.text("data: a\n\n", headers: ["Content-Type": "text/event-stream"])
+        let call = NetCall(server: Self.jsonServer, endpoint: .get("/feed"), firingFunction: .mock(stream))
+        let (events, error) = try await readAll(call.events(reconnection: .never))
+        #expect(events.map(\.data) == ["a"])
+        #expect(error == nil)
+    }
+
+    /// Only a type named outright widens the validation: a wildcard `Accept` asks for nothing in particular.
+    @Test(arguments: [("text/event-stream", true), ("text/csv, text/event-stream;q=0.9", true), ("*/*", false), ("text/*", false)])
+    func aTypeTheCallAsksForByNameIsAccepted(_ accept: String, isAccepted: Bool) async {
+        let session = ScriptedSession(.status(200, headers: ["Content-Type": "text/event-stream"], body: Data("data: a\n\n".utf8)))
+        let call = NetCall(server: Self.jsonServer, endpoint: .get("/x", headers: ["Accept": accept]), callbackQueue: .immediate, firingFunction: session.firingFunction)
+        let outcome = await result(of: call)
+        #expect(((try? outcome.get()) != nil) == isAccepted, "\(outcome)")
+    }
+
+    @Test func bytesOptOutOfTheServersValidationWithAValidationOfTheirOwn() async throws {
+        var call = NetCall(server: Self.jsonServer, endpoint: .get("/x"), firingFunction: .mock(.data(Data([1, 2, 3]), headers: ["Content-Type": "application/octet-stream"])))
+        await #expect(throws: NetworkError.self) { for try await _ in call.bytes() {} }
+        call.actions.append(ValidationAction())
+        var received = Data()
+        for try await chunk in call.bytes() { received.append(chunk) }
+        #expect(received == Data([1, 2, 3]))
+    }
+
     @Test func wildcardsMatchWholeTypesAndSubtypes() async {
         let images = ValidationAction(contentTypes: ["image/*"])
         #expect((try? await fire(contentType: "image/png", server: [images]).get()) != nil)

@@ -30,7 +30,7 @@ import SalvoTesting
 
     /// A feed that sends two ticks, closes, and answers 204 to the reconnection: offline, at once.
     private static var feed: FiringFunction {
-        let ticks = "retry: 1000\n\nid: 1\nevent: tick\ndata: {\"n\": 1}\n\nid: 2\nevent: tick\ndata: {\"n\": 2}\n\n"
+        let ticks = ": hello\n\nretry: 1000\n\nid: 1\nevent: tick\ndata: {\"n\": 1}\n\nid: 2\nevent: tick\ndata: {\"n\": 2}\n\n"
         return .mock(.sequence([.text(ticks, headers: ["Content-Type": "text/event-stream"]), .status(204)]), clock: .immediate)
     }
 
@@ -74,6 +74,48 @@ import SalvoTesting
         }
 
         #expect(text == "Hello")
+    }
+
+    @Test func showingTheConnectionAndItsComments() async throws {
+        let call = NetCall(server: Self.api, endpoint: .get("/ticks"), firingFunction: Self.feed)
+        var connection: ServerSentEvents.ConnectionState = .connecting
+        var ticks: [String] = []
+        var comments: [String] = []
+
+        for try await activity in call.events(reconnection: ReconnectionPolicy(clock: .immediate)).activity {
+            switch activity {
+            case .event(let event): ticks.append(event.data)
+            case .comment(let text): comments.append(text)  // ": hello" arrives as "hello"
+            case .state(let state): connection = state      // .connecting, .open, .waitingToReconnect(seconds:), .closed
+            }
+        }
+
+        #expect(ticks.count == 2)
+        #expect(comments == ["hello"])
+        #expect(connection == .closed)
+    }
+
+    @Test func aPolicyForAServerThatSendsHeartbeats() {
+        let call = NetCall(server: Self.api, endpoint: .get("/ticks"), firingFunction: Self.feed)
+
+        // The server sends ": keep-alive" every 15 s: 45 s without a byte is a dropped connection.
+        let policy = ReconnectionPolicy(maximumDelay: 60, idleTimeout: 45)
+        let events = call.events(reconnection: policy)
+
+        #expect(events.reconnection.idleTimeout == 45)
+    }
+
+    @Test func streamingPastTheServersValidation() async throws {
+        var api = Self.api
+        api.actions = [ValidationAction.json]
+        let csv: FiringFunction = .mock(.text("id,title\n1,Dune\n", headers: ["Content-Type": "text/csv"]))
+        var export = NetCall(server: api, endpoint: .get("/export"), firingFunction: csv)
+        var rows: [String] = []
+
+        export.actions.append(ValidationAction())  // this call accepts any content type
+        for try await line in export.lines() { rows.append(line) }
+
+        #expect(rows == ["id,title", "1,Dune"])
     }
 
     @Test func testingReconnectionWithATestClock() async throws {

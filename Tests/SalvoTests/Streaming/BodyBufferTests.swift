@@ -3,7 +3,7 @@ import Testing
 @testable import Salvo
 
 /// The bounded buffer between a stream and its reader.
-@Suite struct BodyBufferTests {
+@Suite(.leavesNoSpillFiles) struct BodyBufferTests {
     private func chunk(_ index: Int, size: Int = 1_000) -> Data {
         Data(repeating: UInt8(index % 256), count: size)
     }
@@ -62,6 +62,42 @@ import Testing
         buffer.cancel()
         #expect(!FileManager.default.fileExists(atPath: file.path))
         await #expect(throws: NetworkError.self) { try await buffer.next() }
+    }
+
+    @Test func cancellingAfterACleanEndDropsWhatWasNotRead() async throws {
+        let buffer = BodyBuffer(memoryLimit: 1_000)
+        for index in 0..<20 { buffer.receive(chunk(index)) }
+        buffer.finish(nil)
+        let file = try #require(buffer.backlogFile)
+        buffer.cancel()
+        #expect(!FileManager.default.fileExists(atPath: file.path), "the reader left: the backlog goes now")
+        await #expect(throws: NetworkError.self, "never a body cut short that looks whole") { try await buffer.next() }
+    }
+
+    @Test func cancellingAfterEverythingWasReadKeepsTheCleanEnd() async throws {
+        let buffer = BodyBuffer()
+        buffer.receive(chunk(1))
+        buffer.finish(nil)
+        #expect(try await buffer.next() == chunk(1))
+        buffer.cancel()
+        #expect(try await buffer.next() == nil)
+    }
+
+    /// The task keeps its body's receiver; the buffer kept its task too, so neither went away.
+    @Test func aStreamReleasesItsBufferOnceTheReaderLeavesAfterTheEnd() async throws {
+        let call = NetCall(server: ServerConfig(host: "files.test"), endpoint: .get("/big"), firingFunction: .mock(.data(Data(count: 10_000))))
+        weak var released: BodyBuffer?
+        do {
+            let body = call.bytes()
+            released = body.stream.buffer
+            for try await _ in body {
+                #expect(await eventually { body.task.isFinished })
+                break
+            }
+        }
+        // Polled here: a weak variable cannot cross into `eventually`'s closure.
+        for _ in 0..<250 where released != nil { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(released == nil)
     }
 
     @Test func aWaitingReaderGetsTheNextChunkAndThenTheEnd() async throws {

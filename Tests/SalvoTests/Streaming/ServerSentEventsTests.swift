@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 
 /// `call.events()` over a scripted streaming session: connection, reconnection, when it stops.
-@Suite struct ServerSentEventsTests {
+@Suite(.leavesNoSpillFiles) struct ServerSentEventsTests {
     typealias Step = ScriptedStreamSession.Step
 
     private func call(
@@ -138,7 +138,7 @@ import FoundationNetworking
     @Test func theServersRetryTimeIsWaitedBeforeEachReconnection() async throws {
         let time = TestClock()
         let session = ScriptedStreamSession([.events("retry: 7000\n\ndata: a\n\n"), .events("data: b\n\n"), Self.noContent])
-        let events = call(session).events(reconnection: ReconnectionPolicy(clock: time.clock))
+        let events = call(session).events(reconnection: ReconnectionPolicy(jitter: 0, clock: time.clock))
         let reading = Task { try await readAll(events) }
 
         #expect(await time.waitForSleepers(1))
@@ -148,8 +148,8 @@ import FoundationNetworking
         time.advance(by: 1)
         #expect(await time.waitForSleepers(1))
         #expect(session.requests.count == 2)
-        #expect(time.sleeps == [7, 7], "the retry time outlives the connection that set it")
-        time.advance(by: 7)
+        #expect(time.sleeps == [7, 14], "the retry time outlives the connection that set it, doubled for a short-lived connection")
+        time.advance(by: 14)
 
         let (received, error) = try await reading.value
         #expect(received.map(\.data) == ["a", "b"])
@@ -164,6 +164,83 @@ import FoundationNetworking
         _ = try await readAll(call(ScriptedStreamSession([.events("data: a\n\n"), Self.noContent]))
             .events(reconnection: ReconnectionPolicy(delay: 0.25, clock: time.clock)))
         #expect(time.waits == [3, 0.25])
+    }
+
+    @Test func connectionsThatKeepFailingWaitLongerEachTimeUpToTheMaximum() async throws {
+        let time = RecordingClock()
+        let session = ScriptedStreamSession { _, _ in [.fail(.cannotConnectToHost)] }
+        let policy = ReconnectionPolicy(maximumDelay: 20, jitter: 0, maximumFailures: 5, clock: time.clock)
+        let (_, error) = try await readAll(call(session).events(reconnection: policy))
+        #expect(error != nil)
+        #expect(time.waits == [3, 6, 12, 20, 20])
+    }
+
+    /// The second connection stays open for the reset interval: the doubling starts over after it.
+    @Test func aConnectionThatStayedOpenStartsTheBackoffOver() async throws {
+        let time = TestClock()
+        let session = ScriptedStreamSession([.events("data: a\n\n"), .events("data: b\n\n"), .events("data: c\n\n"), .events("data: d\n\n"), Self.noContent])
+        let events = call(session).events(reconnection: ReconnectionPolicy(jitter: 0, backoffResetInterval: 60, clock: time.clock))
+        let reading = Task {
+            var received: [String] = []
+            for try await event in events {
+                received.append(event.data)
+                if event.data == "b" { time.advance(by: 60) }
+            }
+            return received
+        }
+        for wait in [3.0, 3, 6, 12] {
+            #expect(await time.waitForSleepers(1))
+            time.advance(by: wait)
+        }
+        #expect(try await reading.value == ["a", "b", "c", "d"])
+        #expect(time.sleeps == [3, 3, 6, 12], "3, 6, 12, 24 without the lasting connection")
+    }
+
+    @Test func backedOffWaitsAreJitteredButNeverShorterThanTheReconnectionTime() async throws {
+        let time = RecordingClock()
+        let session = ScriptedStreamSession { _, _ in [.fail(.cannotConnectToHost)] }
+        var policy = ReconnectionPolicy(jitter: 0.5, maximumFailures: 3, clock: time.clock)
+        policy.randomFraction = { 1 }
+        _ = try await readAll(call(session).events(reconnection: policy))
+        #expect(time.waits == [3, 3, 6], "3, then 6 and 12 less half")
+    }
+
+    @Test func aSilentConnectionIsDroppedAfterTheIdleTimeoutAndResumed() async throws {
+        let time = TestClock()
+        let session = ScriptedStreamSession([[.eventStreamHead, .text("id: 1\ndata: a\n\n"), .hang], .events("id: 2\ndata: b\n\n"), Self.noContent])
+        let events = call(session).events(reconnection: ReconnectionPolicy(jitter: 0, idleTimeout: 10, clock: time.clock))
+        let reading = Task { try await readAll(events) }
+        #expect(await time.waitForSleepers(1))
+        time.advance(by: 9.5)
+        #expect(session.cancellations == 0, "not before the idle timeout")
+        time.advance(by: 0.5)
+        #expect(await eventually { session.cancellations == 1 })
+        #expect(await time.waitForSleepers(1))
+        time.advance(by: 3)
+        // The second connection ends at once: its own idle watch stops, the backed-off wait begins.
+        #expect(await eventually { time.sleeps.last == 6 && time.sleeperCount == 1 })
+        time.advance(by: 6)
+        let (received, error) = try await reading.value
+        #expect(received.map(\.data) == ["a", "b"])
+        #expect(error == nil)
+        #expect(session.requests.map { $0.value(forHTTPHeaderField: "Last-Event-ID") } == [nil, "1", "2"])
+    }
+
+    @Test func aConnectionSilentBeforeItsHeadCountsAsAFailure() async throws {
+        let time = TestClock()
+        let session = ScriptedStreamSession { _, _ in [.hang] }
+        let events = call(session).events(reconnection: ReconnectionPolicy(idleTimeout: 5, maximumFailures: 0, clock: time.clock))
+        let reading = Task { try await readAll(events) }
+        #expect(await time.waitForSleepers(1))
+        time.advance(by: 5)
+        let (received, error) = try await reading.value
+        #expect(received.isEmpty)
+        guard case .transport(let urlError) = error else {
+            Issue.record("expected .transport, got \(String(describing: error))")
+            return
+        }
+        #expect(urlError.code == .timedOut)
+        #expect(urlError.localizedDescription.contains("idleTimeout"))
     }
 
     @Test func theStreamGivesUpAfterTooManyFailuresInARow() async throws {

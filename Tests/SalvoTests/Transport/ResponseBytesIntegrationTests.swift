@@ -6,7 +6,7 @@ import FoundationNetworking
 #endif
 
 /// `bytes()` over each transport's streams from the loopback server.
-@Suite struct ResponseBytesIntegrationTests {
+@Suite(.leavesNoSpillFiles) struct ResponseBytesIntegrationTests {
     private func call(_ path: EndpointPath, query: KeyValuePairs<String, String> = [:], over transport: TransportUnderTest) async throws -> NetCall {
         let server = ServerConfig(scheme: "http", host: "127.0.0.1", port: try await LoopbackServer.port())
         return NetCall(server: server, endpoint: .get(path, query: query), firingFunction: transport.firing)
@@ -62,6 +62,25 @@ import FoundationNetworking
         }
         #expect(count == 12 << 20)
         #expect(isInOrder)
+    }
+
+    /// The whole body arrives while the reader holds back, most of it into the backlog file; the
+    /// reader then leaves: the file and its descriptors go with the loop, not at process exit.
+    @Test(arguments: TransportUnderTest.all)
+    func aReaderLeavingAfterTheWholeBodyArrivedLeavesNoSpillFile(over transport: TransportUnderTest) async throws {
+        let baseline = SpillFiles.now()
+        var spilled: Set<String> = []
+        do {
+            let body = try await call("/stream/bytes", query: ["n": "\(24 << 20)"], over: transport).bytes()
+            for try await _ in body {
+                #expect(await eventually(within: 20) { body.task.isFinished }, "the transport finished the body")
+                spilled = SpillFiles.now().files.subtracting(baseline.files)
+                break
+            }
+        }
+        #expect(!spilled.isEmpty, "the body went to a backlog file")
+        let left = await SpillFiles.leftovers(since: baseline, within: 5)
+        #expect(left.isEmpty, "left behind: \(left)")
     }
 
     /// The route's bytes, `i % 251` at offset `i`, long enough to compare any chunk with memcmp.

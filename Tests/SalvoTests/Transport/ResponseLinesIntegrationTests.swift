@@ -3,7 +3,7 @@ import Testing
 import Salvo
 
 /// `lines()` and `jsonLines(of:)` over chunked text bodies from the loopback server.
-@Suite struct ResponseLinesIntegrationTests {
+@Suite(.leavesNoSpillFiles) struct ResponseLinesIntegrationTests {
     private func call(_ path: EndpointPath, query: KeyValuePairs<String, String> = [:], over transport: TransportUnderTest) async throws -> NetCall {
         let server = ServerConfig(scheme: "http", host: "127.0.0.1", port: try await LoopbackServer.port())
         return NetCall(server: server, endpoint: .get(path, query: query), firingFunction: transport.firing)

@@ -6,7 +6,7 @@ import FoundationNetworking
 #endif
 
 /// `call.events()` over each transport's connections to the loopback server's event streams.
-@Suite struct ServerSentEventsIntegrationTests {
+@Suite(.leavesNoSpillFiles) struct ServerSentEventsIntegrationTests {
     private func call(_ path: String, query: KeyValuePairs<String, String> = [:], over transport: TransportUnderTest) async throws -> NetCall {
         let server = ServerConfig(scheme: "http", host: "127.0.0.1", port: try await LoopbackServer.port())
         return NetCall(server: server, endpoint: .get(EndpointPath(path), query: query), firingFunction: transport.firing)
@@ -105,6 +105,45 @@ import FoundationNetworking
         let events = try await call("/status/404", over: transport).events(reconnection: ReconnectionPolicy(clock: .immediate))
         let (_, error) = try await readAll(events)
         #expect(error?.statusCode == 404)
+    }
+
+    /// The first connection goes quiet after two events with its socket open: the idle timeout
+    /// takes it as dropped and the stream resumes after event 2.
+    @Test(arguments: TransportUnderTest.all)
+    func aSilentConnectionIsDroppedByTheIdleTimeoutAndResumed(over transport: TransportUnderTest) async throws {
+        let key = uniqueKey()
+        let policy = ReconnectionPolicy(delay: 0.01, jitter: 0, idleTimeout: 0.5)
+        let events = try await call("/stream/sse/\(key)", query: ["count": "5", "silent_after": "2", "end": "204"], over: transport)
+            .events(reconnection: policy)
+        let (received, error) = try await readAll(events, within: 8)
+        #expect(received == Self.expected(1...5))
+        #expect(error == nil)
+        let seen = try await stats(key, over: transport)
+        #expect(seen.lastEventIDs == [nil, "2", "5"])
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func theActivityHasCommentsAndConnectionStates(over transport: TransportUnderTest) async throws {
+        let activity = try await call("/stream/sse/\(uniqueKey())", query: ["count": "5"], over: transport).events(reconnection: .never).activity
+        let (received, error) = try await readAll(activity)
+        let events = Self.expected(1...5).map(ServerSentEvents.Activity.event)
+        #expect(received == [.state(.connecting), .state(.open)] + events[0..<4] + [.comment("comment before event 5"), events[4], .state(.closed)])
+        #expect(error == nil)
+    }
+
+    /// The server sends one line of text/plain and keeps the body open for 10 s more.
+    @Test(arguments: TransportUnderTest.all)
+    func anotherContentTypeIsRefusedAtItsHeadWhileTheBodyStaysOpen(over transport: TransportUnderTest) async throws {
+        let events = try await call("/stream/lines", query: ["count": "2", "delay": "10"], over: transport).events(reconnection: ReconnectionPolicy(clock: .immediate))
+        let started = Date()
+        let (_, error) = try await readAll(events, within: 8)
+        #expect(Date().timeIntervalSince(started) < 2, "refused at the head, not at the body's end")
+        guard case .unacceptableResponse(let problem) = error else {
+            Issue.record("expected .unacceptableResponse, got \(String(describing: error))")
+            return
+        }
+        #expect(problem.reason.contains("text/plain"))
+        #expect(problem.body == Data("line 1\n".utf8), "what arrived with the head")
     }
 
     @Test(arguments: TransportUnderTest.all)

@@ -8,7 +8,7 @@ import SalvoTesting
 
 /// Records real streams from the loopback server, then replays them offline with the same chunk
 /// boundaries and the recorded timing.
-@Suite struct StreamRecordReplayIntegrationTests {
+@Suite(.leavesNoSpillFiles) struct StreamRecordReplayIntegrationTests {
     /// Records `path` (with its query) from the loopback server as a streamed exchange; returns
     /// the request, what the caller received live, and the fixture written.
     static func record(_ path: String, in folder: TemporaryFolder, over transport: TransportUnderTest) async throws -> (URLRequest, ReceiverLog, Fixture) {

@@ -6,7 +6,7 @@ import FoundationNetworking
 #endif
 
 /// `call.stream(to:)` over chunked bodies from the loopback server, on a serial queue.
-@Suite struct StreamResponderIntegrationTests {
+@Suite(.leavesNoSpillFiles) struct StreamResponderIntegrationTests {
     /// What a streaming responder received, in order, and whether every handler ran on the queue.
     private final class Recorder: Sendable {
         enum Received: Sendable, Equatable {

@@ -22,6 +22,37 @@ import Testing
         #expect(String(decoding: problem.body ?? Data(), as: UTF8.self).contains("<html>"))
     }
 
+    /// The loopback server's 204 has neither Content-Length nor Content-Type.
+    @Test(arguments: TransportUnderTest.all)
+    func aNoContentAnswerEndsStreamsOnAJSONServer(over transport: TransportUnderTest) async throws {
+        let call = NetCall(server: try await jsonServer(), endpoint: .get("/status/204"), firingFunction: transport.firing)
+        var chunks = 0
+        for try await _ in call.bytes() { chunks += 1 }
+        #expect(chunks == 0)
+        let (events, error) = try await readAll(call.events())
+        #expect(events.isEmpty)
+        #expect(error == nil)
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func eventsPassTheServersJSONValidation(over transport: TransportUnderTest) async throws {
+        let endpoint = Endpoint.get(EndpointPath("/stream/sse/\(uniqueKey())"), query: ["count": "3"])
+        let call = NetCall(server: try await jsonServer(), endpoint: endpoint, firingFunction: transport.firing)
+        let (events, error) = try await readAll(call.events(reconnection: .never))
+        #expect(events.map(\.id) == ["1", "2", "3"])
+        #expect(error == nil)
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func bytesOptOutOfTheServersJSONValidationInOneLine(over transport: TransportUnderTest) async throws {
+        var call = NetCall(server: try await jsonServer(), endpoint: .get("/stream/bytes", query: ["n": "1000"]), firingFunction: transport.firing)
+        await #expect(throws: NetworkError.self) { for try await _ in call.bytes() {} }
+        call.actions.append(ValidationAction())
+        var count = 0
+        for try await chunk in call.bytes() { count += chunk.count }
+        #expect(count == 1000)
+    }
+
     @Test(arguments: TransportUnderTest.all)
     func jsonPassesTheServersValidation(over transport: TransportUnderTest) async throws {
         let echo = try await NetCall(server: try await jsonServer(), endpoint: .get("/echo"), firingFunction: transport.firing).value(as: Echo.self)

@@ -48,6 +48,10 @@ Chunked responses use HTTP/1.1 Transfer-Encoding: chunked and keep the connectio
                                                     socket without ending the chunked body.
                                                     end=204: once a connection has sent event N, later
                                                     connections for the key answer 204 No Content.
+                                                    silent_after=K: the key's first connection sends K
+                                                    events, then not a byte for SILENCE_SECONDS (the
+                                                    socket stays open), then closes: a stream that
+                                                    went quiet, for a client's idle timeout.
     hold=KEY (on /stream/lines and /stream/sse/<key>): after the first line or event, wait (at most
                                                     10 s) until GET /stream/release/KEY, so a test
                                                     can see the first part arrive while the server
@@ -87,6 +91,7 @@ _file_requests = {}  # key -> [{"range", "if_range", "status"}], one per /stream
 FILE_LAST_MODIFIED = "Mon, 02 Nov 2026 10:00:00 GMT"
 FILE_PIECE = 64 * 1024
 HOLD_SECONDS = 10
+SILENCE_SECONDS = 10
 
 
 def pattern(offset, size):
@@ -331,6 +336,7 @@ def send_events(handler, key, query, int_param, delay_param):
     count = int_param(query, "count", default=10, minimum=0, maximum=MAX_COUNT)
     retry = int_param(query, "retry", default=-1, minimum=0) if query.get("retry") else None
     drop_after = int_param(query, "drop_after", default=-1, minimum=0) if query.get("drop_after") else None
+    silent_after = int_param(query, "silent_after", default=-1, minimum=0) if query.get("silent_after") else None
     delay = delay_param(query, "delay")
     last_id = handler.headers.get("Last-Event-ID")
     with _lock:
@@ -353,6 +359,11 @@ def send_events(handler, key, query, int_param, delay_param):
     for number in range(max(start, 1), count + 1):
         if first_connection and drop_after is not None and sent == drop_after:
             write_chunk(handler, f"id: {number}\ndata: cut".encode())
+            handler.cut_connection()
+            return
+        if first_connection and silent_after is not None and sent == silent_after:
+            handler.wfile.flush()
+            time.sleep(SILENCE_SECONDS)
             handler.cut_connection()
             return
         if sent and delay:
