@@ -95,6 +95,7 @@ import Salvo
     @Test func downloadingToAFile() async throws {
         let documents = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-samples-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: documents) }
         var reportCall = NetCall(server: api, endpoint: .get("/report"))
         reportCall.firingFunction = .mock(.data(Data("%PDF".utf8), headers: ["Content-Type": "application/pdf"]))
 
@@ -107,6 +108,7 @@ import Salvo
     @Test func downloadingWithProgressAndCancel() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-samples-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("report.pdf")
         var reportCall = NetCall(server: api, endpoint: .get("/report"))
         // Offline, 64 KiB at 256 KiB/s: about a quarter of a second of progress.
@@ -126,6 +128,7 @@ import Salvo
     @Test func resumingADownload() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-samples-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("report.pdf")
         var reportCall = NetCall(server: api, endpoint: .get("/report"))
         reportCall.firingFunction = .mock(.data(Data("%PDF".utf8), headers: ["ETag": "\"v1\""]))
