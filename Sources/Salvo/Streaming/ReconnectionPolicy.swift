@@ -46,7 +46,7 @@ public struct ReconnectionPolicy: Sendable {
     /// Seconds without a single byte (an event, a comment, anything) after which a connection is
     /// taken as dropped and the stream reconnects; `nil`, the default, waits as long as the
     /// transport does, as a browser would. Set it above the interval at which the server sends
-    /// heartbeat comments.
+    /// heartbeat comments. Measured on ``clock``: with ``NetworkClock/immediate`` it passes at once.
     public var idleTimeout: TimeInterval?
     /// How many connections in a row may fail before the stream gives up and throws the last
     /// one's error; an event arriving resets the count.

@@ -16,6 +16,10 @@ import FoundationNetworking
 /// the error. Memory is bounded: at most 4 MiB waits in memory for a slow reader, the rest in a
 /// temporary file (see Docs/Streaming.md). Breaking out of the loop, cancelling the enclosing
 /// task or dropping the sequence cancels the call.
+///
+/// On a server whose ``ValidationAction`` accepts other types (``ValidationAction/json``, say), a
+/// call that streams something else opts out in one line, with a validation of its own that
+/// replaces the server's: `call.actions.append(ValidationAction())`.
 public struct ResponseBytes: AsyncSequence, Sendable {
     /// A chunk of the body, in order; sizes are whatever the transport delivered.
     public typealias Element = Data

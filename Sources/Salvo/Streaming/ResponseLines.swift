@@ -12,7 +12,8 @@ import Foundation
 /// still delivered. Invalid UTF-8 becomes U+FFFD rather than ending the stream. A line longer than
 /// ``ResponseLines/maximumLineLength`` (1 MiB unless you pass another) ends the stream with
 /// ``NetworkError/unacceptableResponse(_:)``, so a server that never sends a line break cannot
-/// make memory grow. Firing, actions and cancellation are those of ``ResponseBytes``.
+/// make memory grow. Firing, actions and cancellation are those of ``ResponseBytes``; on a server
+/// validating JSON, `call.actions.append(ValidationAction())` lets a call stream text.
 public struct ResponseLines: AsyncSequence, Sendable {
     /// One line, without its terminator.
     public typealias Element = String

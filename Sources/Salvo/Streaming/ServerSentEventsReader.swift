@@ -260,20 +260,28 @@ private final class IdleWatch: Sendable {
         let lastActivity = Locked(clock.now())
         self.lastActivity = lastActivity
         // The task holds the time and the buffer, never this watch, so dropping the watch ends it.
+        // It sleeps again only when a byte arrived meanwhile: a clock whose waits return at once
+        // (`.immediate`) then times out at once instead of spinning.
         watch = Task {
+            var watched = lastActivity.withLock { $0 }
             while !Task.isCancelled {
-                let remaining = lastActivity.withLock { $0 } + timeout - clock.now()
-                guard remaining > 0 else {
-                    buffer.drop(.transport(URLError(.timedOut, userInfo: [
-                        NSLocalizedDescriptionKey: "no byte arrived on the event stream for \(timeout) s (the reconnection policy's idleTimeout), so the connection was taken as dropped",
-                    ])))
-                    return
+                let remaining = watched + timeout - clock.now()
+                if remaining > 0 {
+                    do {
+                        try await clock.sleep(for: remaining)
+                    } catch {
+                        return
+                    }
+                    let latest = lastActivity.withLock { $0 }
+                    if latest != watched {
+                        watched = latest
+                        continue
+                    }
                 }
-                do {
-                    try await clock.sleep(for: remaining)
-                } catch {
-                    return
-                }
+                buffer.drop(.transport(URLError(.timedOut, userInfo: [
+                    NSLocalizedDescriptionKey: "no byte arrived on the event stream for \(timeout) s (the reconnection policy's idleTimeout), so the connection was taken as dropped",
+                ])))
+                return
             }
         }
     }

@@ -243,6 +243,16 @@ import FoundationNetworking
         #expect(urlError.localizedDescription.contains("idleTimeout"))
     }
 
+    /// `.immediate` never waits, so its idle timeout passes at once rather than spinning on real time.
+    @Test func onAnImmediateClockTheIdleTimeoutPassesAtOnce() async throws {
+        let session = ScriptedStreamSession { _, _ in [.hang] }
+        let events = call(session).events(reconnection: ReconnectionPolicy(idleTimeout: 3_600, maximumFailures: 1, clock: .immediate))
+        let (received, error) = try await readAll(events, within: 5)
+        #expect(received.isEmpty)
+        #expect(error?.isCancelled == false)
+        #expect(session.requests.count == 2)
+    }
+
     @Test func theStreamGivesUpAfterTooManyFailuresInARow() async throws {
         let session = ScriptedStreamSession { _, _ in [.fail(.cannotConnectToHost)] }
         let policy = ReconnectionPolicy(maximumFailures: 2, clock: .immediate)
