@@ -23,7 +23,7 @@ extension NetCall {
         let actions = server.actions.isEmpty && self.actions.isEmpty
             ? [] : (server.actions + self.actions).removingRepeatedInstances()
         if actions.isEmpty {
-            Attempt(request, for: task, finishing: true).send(through: session)
+            Attempt(request, for: task, finishing: true, measuring: server.collectsMetrics ? AttemptMeter(attempt: 1, clock: clock) : nil).send(through: session)
         } else {
             let call = self
             let work = Task { await call.attempt(request, with: actions, through: session, waitingOn: clock, for: task) }
@@ -50,6 +50,8 @@ extension NetCall {
         for task: NetworkTask
     ) async {
         var attemptNumber = 1
+        /// The metrics of the attempts before this one, when the server collects them.
+        var earlierMetrics: [AttemptMetrics] = []
         let credentialHeaders = AuthTokenAction.headers(setBy: actions)
         while !task.isCancelled {
             var outcome: AttemptOutcome
@@ -58,11 +60,15 @@ extension NetCall {
             if let refusal {
                 outcome = AttemptOutcome(request: prepared, error: refusal)
             } else {
-                let sent = Attempt(prepared, for: task, finishing: false, credentialHeaders: credentialHeaders)
+                let sent = Attempt(
+                    prepared, for: task, finishing: false, credentialHeaders: credentialHeaders,
+                    measuring: server.collectsMetrics ? AttemptMeter(attempt: attemptNumber, clock: clock) : nil
+                )
                 sent.send(through: session)
                 attempt = sent
                 outcome = await sent.nextOutcome()
             }
+            outcome.metrics = earlierMetrics + outcome.metrics
             var retryDelay: TimeInterval?
             decisions: for action in actions.reversed() {
                 switch await action.decide(after: outcome, for: self, attempt: attemptNumber) {
@@ -84,6 +90,7 @@ extension NetCall {
                         // A head actions let through: stream its body, then finish with the end.
                         attempt.deliverBody()
                         outcome = await attempt.nextOutcome()
+                        outcome.metrics = earlierMetrics + outcome.metrics
                     } else {
                         attempt.cancel()
                     }
@@ -92,6 +99,7 @@ extension NetCall {
                 return
             }
             attempt?.cancel()
+            earlierMetrics = outcome.metrics
             // Returns early when the task is cancelled; the loop then ends.
             try? await clock.sleep(for: retryDelay)
             attemptNumber += 1
@@ -150,6 +158,8 @@ final class Attempt: ResponseReceiver {
         /// The body's length the head announced, for progress; read once, when the head arrives.
         var expected: Int64?
         var phase = Phase.collecting
+        /// The attempt's metrics so far; `nil` when the server does not collect them.
+        var meter: AttemptMeter?
     }
 
     /// What only an attempt of the loop keeps: kept apart so the call's only attempt (every
@@ -172,15 +182,26 @@ final class Attempt: ResponseReceiver {
     let credentialHeaders: Set<String>
     private let streamsBody: Bool
     private let reportsProgress: Bool
-    private let state = Locked(State())
+    /// Whether the attempt collects ``AttemptMetrics``.
+    private let isMeasured: Bool
+    private let state: Locked<State>
     /// `nil` for the call's only attempt.
     private let handover: Locked<Handover>?
     /// When the attempt was sent, for the outcome's duration: only actions see it, so only an
     /// attempt of the loop reads the clock.
     private let start: UInt64
 
-    init(_ request: URLRequest, for task: NetworkTask, finishing finishesTask: Bool, credentialHeaders: Set<String> = []) {
+    /// An attempt at sending `request`; `meter` is given when the server collects metrics.
+    init(
+        _ request: URLRequest,
+        for task: NetworkTask,
+        finishing finishesTask: Bool,
+        credentialHeaders: Set<String> = [],
+        measuring meter: AttemptMeter? = nil
+    ) {
         self.request = request
+        state = Locked(State(meter: meter))
+        isMeasured = meter != nil
         self.credentialHeaders = credentialHeaders
         self.task = task
         self.finishesTask = finishesTask
@@ -241,10 +262,12 @@ final class Attempt: ResponseReceiver {
 
     func receive(_ head: ResponseHead) {
         let expected = reportsProgress ? head.expectedContentLength : nil
+        let bodyLength = isMeasured ? requestBodyLength : nil
         guard streamsBody, head.isSuccess else {
             state.withLock { state in
                 state.head = head
                 state.expected = expected
+                state.meter?.headArrived(requestBodyLength: bodyLength)
             }
             return
         }
@@ -253,23 +276,34 @@ final class Attempt: ResponseReceiver {
                 state.head = head
                 state.expected = expected
                 state.phase = .streaming
+                state.meter?.headArrived(requestBodyLength: bodyLength)
             }
             task.beginBody(head)
         } else {
-            state.withLock { state in
+            let metrics = state.withLock { state in
                 state.head = head
                 state.expected = expected
                 state.phase = .awaitingDecision
+                state.meter?.headArrived(requestBodyLength: bodyLength)
+                return state.meter?.metrics
             }
             var outcome = AttemptOutcome(request: request, head: head)
             outcome.isStreamedHead = true
+            if let metrics { outcome.metrics = [metrics] }
             handOn(outcome)
         }
+    }
+
+    /// The request body's length, where it is known without reading it.
+    private var requestBodyLength: Int64? {
+        if let body = request.httpBody { return Int64(body.count) }
+        return (request.httpBodyStream as? BodyStream)?.length
     }
 
     func receive(_ chunk: Data) {
         let (isStreaming, received, expected) = state.withLock { state in
             state.received += Int64(chunk.count)
+            state.meter?.received(chunk.count)
             if state.phase == .streaming { return (true, state.received, state.expected) }
             if state.body == nil { state.body = chunk } else { state.body?.append(chunk) }
             return (false, state.received, state.expected)
@@ -281,6 +315,7 @@ final class Attempt: ResponseReceiver {
     }
 
     func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {
+        if isMeasured { state.withLock { $0.meter?.sent(bytesSent) } }
         if reportsProgress {
             // A streamed body sent chunked (Linux sends no Content-Length for a stream) still has
             // a known size: the stream's own.
@@ -289,12 +324,18 @@ final class Attempt: ResponseReceiver {
         }
     }
 
+    func didFollowRedirect() {
+        if isMeasured { state.withLock { $0.meter?.followedRedirect() } }
+    }
+
     func finish(_ error: (any Error)?) {
-        let (head, body) = state.withLock { state in
+        let (head, body, metrics) = state.withLock { state in
             // A streamed body went to the task; one kept for a pending decision waits for it.
-            (state.head, state.phase == .collecting ? state.body ?? (state.head == nil ? nil : Data()) : nil)
+            (state.head, state.phase == .collecting ? state.body ?? (state.head == nil ? nil : Data()) : nil, state.meter?.ended())
         }
-        handOn(AttemptOutcome(request: request, head: head, data: body, error: error.map(failure)))
+        var outcome = AttemptOutcome(request: request, head: head, data: body, error: error.map(failure))
+        if let metrics { outcome.metrics = [metrics] }
+        handOn(outcome)
     }
 
     /// Why the exchange failed: a file of the body that changed while it was sent, named, rather

@@ -27,6 +27,10 @@ public struct ServerConfig: Sendable {
     /// How typed calls to this server decode bodies and error bodies, unless a call sets its own
     /// (``TypedCall/decoder``).
     public var decoder: JSONDecoder
+    /// Whether calls to this server measure each attempt (``AttemptMetrics``): responses,
+    /// actions and ``LoggingAction`` then see the metrics. `false` (the default) reads no clock
+    /// and keeps nothing.
+    public var collectsMetrics = false
 
     /// A server from its parts.
     public init(
