@@ -158,8 +158,6 @@ final class Attempt: ResponseReceiver {
         /// The body's length the head announced, for progress; read once, when the head arrives.
         var expected: Int64?
         var phase = Phase.collecting
-        /// The attempt's metrics so far; `nil` when the server does not collect them.
-        var meter: AttemptMeter?
     }
 
     /// What only an attempt of the loop keeps: kept apart so the call's only attempt (every
@@ -182,9 +180,10 @@ final class Attempt: ResponseReceiver {
     let credentialHeaders: Set<String>
     private let streamsBody: Bool
     private let reportsProgress: Bool
-    /// Whether the attempt collects ``AttemptMetrics``.
-    private let isMeasured: Bool
-    private let state: Locked<State>
+    private let state = Locked(State())
+    /// The attempt's metrics so far; `nil` when the server does not collect them, so that an
+    /// attempt without them carries, copies and locks nothing more (mock firing's hot path).
+    private let meter: Locked<AttemptMeter>?
     /// `nil` for the call's only attempt.
     private let handover: Locked<Handover>?
     /// When the attempt was sent, for the outcome's duration: only actions see it, so only an
@@ -200,8 +199,7 @@ final class Attempt: ResponseReceiver {
         measuring meter: AttemptMeter? = nil
     ) {
         self.request = request
-        state = Locked(State(meter: meter))
-        isMeasured = meter != nil
+        self.meter = meter.map(Locked.init)
         self.credentialHeaders = credentialHeaders
         self.task = task
         self.finishesTask = finishesTask
@@ -262,12 +260,17 @@ final class Attempt: ResponseReceiver {
 
     func receive(_ head: ResponseHead) {
         let expected = reportsProgress ? head.expectedContentLength : nil
-        let bodyLength = isMeasured ? requestBodyLength : nil
+        let metrics = meter.map { meter in
+            let bodyLength = requestBodyLength
+            return meter.withLock { meter in
+                meter.headArrived(requestBodyLength: bodyLength)
+                return meter.metrics
+            }
+        }
         guard streamsBody, head.isSuccess else {
             state.withLock { state in
                 state.head = head
                 state.expected = expected
-                state.meter?.headArrived(requestBodyLength: bodyLength)
             }
             return
         }
@@ -276,16 +279,13 @@ final class Attempt: ResponseReceiver {
                 state.head = head
                 state.expected = expected
                 state.phase = .streaming
-                state.meter?.headArrived(requestBodyLength: bodyLength)
             }
             task.beginBody(head)
         } else {
-            let metrics = state.withLock { state in
+            state.withLock { state in
                 state.head = head
                 state.expected = expected
                 state.phase = .awaitingDecision
-                state.meter?.headArrived(requestBodyLength: bodyLength)
-                return state.meter?.metrics
             }
             var outcome = AttemptOutcome(request: request, head: head)
             outcome.isStreamedHead = true
@@ -303,11 +303,11 @@ final class Attempt: ResponseReceiver {
     func receive(_ chunk: Data) {
         let (isStreaming, received, expected) = state.withLock { state in
             state.received += Int64(chunk.count)
-            state.meter?.received(chunk.count)
             if state.phase == .streaming { return (true, state.received, state.expected) }
             if state.body == nil { state.body = chunk } else { state.body?.append(chunk) }
             return (false, state.received, state.expected)
         }
+        meter?.withLock { $0.received(chunk.count) }
         if isStreaming { task.receiveBody(chunk) }
         if reportsProgress {
             task.report(TransferProgress(direction: .download, completedBytes: received, expectedBytes: expected))
@@ -315,7 +315,7 @@ final class Attempt: ResponseReceiver {
     }
 
     func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {
-        if isMeasured { state.withLock { $0.meter?.sent(bytesSent) } }
+        meter?.withLock { $0.sent(bytesSent) }
         if reportsProgress {
             // A streamed body sent chunked (Linux sends no Content-Length for a stream) still has
             // a known size: the stream's own.
@@ -325,16 +325,16 @@ final class Attempt: ResponseReceiver {
     }
 
     func didFollowRedirect() {
-        if isMeasured { state.withLock { $0.meter?.followedRedirect() } }
+        meter?.withLock { $0.followedRedirect() }
     }
 
     func finish(_ error: (any Error)?) {
-        let (head, body, metrics) = state.withLock { state in
+        let (head, body) = state.withLock { state in
             // A streamed body went to the task; one kept for a pending decision waits for it.
-            (state.head, state.phase == .collecting ? state.body ?? (state.head == nil ? nil : Data()) : nil, state.meter?.ended())
+            (state.head, state.phase == .collecting ? state.body ?? (state.head == nil ? nil : Data()) : nil)
         }
         var outcome = AttemptOutcome(request: request, head: head, data: body, error: error.map(failure))
-        if let metrics { outcome.metrics = [metrics] }
+        if let meter { outcome.metrics = [meter.withLock { $0.ended() }] }
         handOn(outcome)
     }
 
