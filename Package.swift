@@ -19,7 +19,8 @@ let package = Package(
         .library(name: "SalvoObservation", targets: ["SalvoObservation"]),
     ],
     targets: [
-        .target(name: "Salvo", swiftSettings: upcomingFeatures),
+        // The privacy manifest App Store Connect asks of an SDK (Docs/Telemetry.md#privacy-manifest).
+        .target(name: "Salvo", resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: upcomingFeatures),
         .target(name: "SalvoTesting", dependencies: ["Salvo"], swiftSettings: upcomingFeatures),
         // Compiles to nothing where Combine is missing (Linux); Checks/Combine builds the same
         // sources against OpenCombine and runs their tests.

@@ -10,6 +10,10 @@ import FoundationNetworking
 /// ← 200 GET http://127.0.0.1:8080/users?page=2 (12 ms, 1532 B)
 /// ```
 ///
+/// When the server collects metrics (``ServerConfig/collectsMetrics``) a response line also says
+/// when the head arrived, the bytes sent, redirects followed, the attempt's number after the
+/// first, and the cache's answer: `(12 ms, 1532 B, head 9 ms, sent 120 B, 1 redirect, attempt 2)`.
+///
 /// With ``includesHeaders`` and ``includesBodies`` the same message carries indented header
 /// lines and the body (JSON pretty-printed), cut at ``bodyLimit`` characters. ``redaction``
 /// (``Redaction/default`` unless you pass another) hides credential headers (a redaction that
@@ -105,13 +109,15 @@ public struct LoggingAction: NetworkAction {
     func responseMessage(_ outcome: AttemptOutcome) -> String {
         let target = outcome.request.map(describe) ?? "(no request)"
         let duration = outcome.duration.map { "\(Int(($0 * 1_000).rounded())) ms" }
+        let measured = outcome.metrics.last.map(Self.facts) ?? []
         guard let http = outcome.httpResponse else {
             let reason = outcome.error?.description ?? "no HTTP response"
-            return "← failed \(target)" + (duration.map { " (\($0))" } ?? "") + ": \(reason)"
+            let facts = ([duration].compactMap { $0 } + measured).joined(separator: ", ")
+            return "← failed \(target)" + (facts.isEmpty ? "" : " (\(facts))") + ": \(reason)"
         }
         let body = outcome.data ?? Data()
         let size = outcome.isStreamedHead ? "streaming" : "\(body.count) B"
-        let facts = [duration, size].compactMap { $0 }.joined(separator: ", ")
+        let facts = ([duration, size].compactMap { $0 } + measured).joined(separator: ", ")
         var lines = ["← \(http.statusCode) \(target) (\(facts))"]
         if let error = outcome.error {
             lines[0] += ": \(error.description)"
@@ -123,6 +129,17 @@ public struct LoggingAction: NetworkAction {
             lines += bodyLines(body, contentType: http.value(forHTTPHeaderField: "Content-Type"))
         }
         return SecretValues(of: outcome.request, hiddenBy: redaction, includingBody: includesBodies).scrub(lines.joined(separator: "\n"))
+    }
+
+    /// What an attempt's metrics add to its response line: only what is worth a reader's eye.
+    private static func facts(_ metrics: AttemptMetrics) -> [String] {
+        var facts: [String] = []
+        if let head = metrics.timeToHead { facts.append("head \(Int((head * 1_000).rounded())) ms") }
+        if metrics.bytesSent > 0 { facts.append("sent \(metrics.bytesSent) B") }
+        if metrics.redirectCount > 0 { facts.append(metrics.redirectCount == 1 ? "1 redirect" : "\(metrics.redirectCount) redirects") }
+        if metrics.attempt > 1 { facts.append("attempt \(metrics.attempt)") }
+        if let cacheAnswer = metrics.cacheAnswer { facts.append("cache \(cacheAnswer.rawValue)") }
+        return facts
     }
 
     private func describe(_ request: URLRequest) -> String {

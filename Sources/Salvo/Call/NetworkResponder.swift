@@ -9,7 +9,8 @@ import FoundationNetworking
 /// 1. `taskHandler` when the task is created (not for a request that could not be built);
 /// 2. `responseHandler` with the response, `nil` when none arrived (not for an invalid request);
 /// 3. `httpResponseHandler` whenever an HTTP response arrived, also one an action then refused;
-/// 4. then exactly one of:
+/// 4. `metricsHandler` with what each attempt measured, when the server collects metrics;
+/// 5. then exactly one of:
 ///    - ``NetworkError/serverStatus(_:)`` (a status outside 200–299, or a status an action
 ///      refused): `errorDataHandler(body)`, then `serverErrorHandler`;
 ///    - any other failure (transport, cancellation, invalid request, a response an action refused
@@ -50,6 +51,9 @@ public struct NetworkResponder: Sendable {
     /// direction, then 100% exactly once per direction on success, before `dataHandler`; `nil`
     /// (the default) costs nothing. See ``TransferProgress``.
     public var progressHandler: (@Sendable (TransferProgress) -> Void)?
+    /// Receives what each attempt measured, in attempt order, when the call's server collects
+    /// metrics (``ServerConfig/collectsMetrics``); never called otherwise. See ``AttemptMetrics``.
+    public var metricsHandler: (@Sendable ([AttemptMetrics]) -> Void)?
 
     /// What ``responseHandler`` stores; `nil` while unset.
     private(set) var onResponse: (@Sendable (URLResponse?) -> Void)?
@@ -93,6 +97,7 @@ public struct NetworkResponder: Sendable {
             progressHandler: Self.combined(progressHandler, other.progressHandler)
         )
         combined.headHandler = Self.combined(headHandler, other.headHandler)
+        combined.metricsHandler = Self.combined(metricsHandler, other.metricsHandler)
         return combined
     }
 

@@ -9,11 +9,15 @@ public struct NetworkResponse: Sendable {
     public let data: Data
     /// The response head, `nil` only for firing functions that produce no response.
     public let head: ResponseHead?
+    /// What each attempt of the call measured, in attempt order; empty unless the server
+    /// collects metrics (``ServerConfig/collectsMetrics``).
+    public let metrics: [AttemptMetrics]
 
     /// A response from its parts.
-    public init(data: Data, head: ResponseHead?) {
+    public init(data: Data, head: ResponseHead?, metrics: [AttemptMetrics] = []) {
         self.data = data
         self.head = head
+        self.metrics = metrics
     }
 
     /// A response from its parts, with the response as Foundation reported it.

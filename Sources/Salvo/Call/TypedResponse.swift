@@ -31,4 +31,7 @@ public struct TypedResponse<Value: Sendable>: Sendable {
 
     /// The URL the response came from: after redirects, the last one.
     public var url: URL? { response.url }
+
+    /// What each attempt of the call measured; empty unless the server collects metrics.
+    public var metrics: [AttemptMetrics] { response.metrics }
 }

@@ -34,6 +34,7 @@ extension NetworkResponder {
             serverErrorHandler: { report.fail(with: $0) }
         )
         responder.headHandler = { head in report.keep(head) }
+        responder.metricsHandler = { metrics in report.keep(metrics) }
         return responder
     }
 }
@@ -41,19 +42,25 @@ extension NetworkResponder {
 /// What ``NetworkResponder/reporting(_:)`` folds the handlers of one firing into.
 private final class ResultReport: Sendable {
     private let completion: @Sendable (Result<NetworkResponse, NetworkError>) -> Void
-    /// The response head, kept for the data handler: the head handler always runs before it.
-    private let head = Locked<ResponseHead?>(nil)
+    /// The response head and the attempts' metrics, kept for the data handler: their handlers
+    /// always run before it.
+    private let kept = Locked<(head: ResponseHead?, metrics: [AttemptMetrics])>((nil, []))
 
     init(_ completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void) {
         self.completion = completion
     }
 
     func keep(_ head: ResponseHead?) {
-        self.head.withLock { $0 = head }
+        kept.withLock { $0.head = head }
+    }
+
+    func keep(_ metrics: [AttemptMetrics]) {
+        kept.withLock { $0.metrics = metrics }
     }
 
     func succeed(with data: Data) {
-        completion(.success(NetworkResponse(data: data, head: head.withLock { $0 })))
+        let (head, metrics) = kept.withLock { $0 }
+        completion(.success(NetworkResponse(data: data, head: head, metrics: metrics)))
     }
 
     func fail(with error: NetworkError) {

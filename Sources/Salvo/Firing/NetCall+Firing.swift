@@ -23,7 +23,7 @@ extension NetCall {
         let actions = server.actions.isEmpty && self.actions.isEmpty
             ? [] : (server.actions + self.actions).removingRepeatedInstances()
         if actions.isEmpty {
-            Attempt(request, for: task, finishing: true).send(through: session)
+            Attempt(request, for: task, finishing: true, measuring: server.collectsMetrics ? AttemptMeter(attempt: 1, clock: clock) : nil).send(through: session)
         } else {
             let call = self
             let work = Task { await call.attempt(request, with: actions, through: session, waitingOn: clock, for: task) }
@@ -50,6 +50,8 @@ extension NetCall {
         for task: NetworkTask
     ) async {
         var attemptNumber = 1
+        /// The metrics of the attempts before this one, when the server collects them.
+        var earlierMetrics: [AttemptMetrics] = []
         let credentialHeaders = AuthTokenAction.headers(setBy: actions)
         while !task.isCancelled {
             var outcome: AttemptOutcome
@@ -58,11 +60,15 @@ extension NetCall {
             if let refusal {
                 outcome = AttemptOutcome(request: prepared, error: refusal)
             } else {
-                let sent = Attempt(prepared, for: task, finishing: false, credentialHeaders: credentialHeaders)
+                let sent = Attempt(
+                    prepared, for: task, finishing: false, credentialHeaders: credentialHeaders,
+                    measuring: server.collectsMetrics ? AttemptMeter(attempt: attemptNumber, clock: clock) : nil
+                )
                 sent.send(through: session)
                 attempt = sent
                 outcome = await sent.nextOutcome()
             }
+            outcome.metrics = earlierMetrics + outcome.metrics
             var retryDelay: TimeInterval?
             decisions: for action in actions.reversed() {
                 switch await action.decide(after: outcome, for: self, attempt: attemptNumber) {
@@ -84,6 +90,7 @@ extension NetCall {
                         // A head actions let through: stream its body, then finish with the end.
                         attempt.deliverBody()
                         outcome = await attempt.nextOutcome()
+                        outcome.metrics = earlierMetrics + outcome.metrics
                     } else {
                         attempt.cancel()
                     }
@@ -92,6 +99,7 @@ extension NetCall {
                 return
             }
             attempt?.cancel()
+            earlierMetrics = outcome.metrics
             // Returns early when the task is cancelled; the loop then ends.
             try? await clock.sleep(for: retryDelay)
             attemptNumber += 1
@@ -173,14 +181,25 @@ final class Attempt: ResponseReceiver {
     private let streamsBody: Bool
     private let reportsProgress: Bool
     private let state = Locked(State())
+    /// The attempt's metrics so far; `nil` when the server does not collect them, so that an
+    /// attempt without them carries, copies and locks nothing more (mock firing's hot path).
+    private let meter: Locked<AttemptMeter>?
     /// `nil` for the call's only attempt.
     private let handover: Locked<Handover>?
     /// When the attempt was sent, for the outcome's duration: only actions see it, so only an
     /// attempt of the loop reads the clock.
     private let start: UInt64
 
-    init(_ request: URLRequest, for task: NetworkTask, finishing finishesTask: Bool, credentialHeaders: Set<String> = []) {
+    /// An attempt at sending `request`; `meter` is given when the server collects metrics.
+    init(
+        _ request: URLRequest,
+        for task: NetworkTask,
+        finishing finishesTask: Bool,
+        credentialHeaders: Set<String> = [],
+        measuring meter: AttemptMeter? = nil
+    ) {
         self.request = request
+        self.meter = meter.map(Locked.init)
         self.credentialHeaders = credentialHeaders
         self.task = task
         self.finishesTask = finishesTask
@@ -241,6 +260,13 @@ final class Attempt: ResponseReceiver {
 
     func receive(_ head: ResponseHead) {
         let expected = reportsProgress ? head.expectedContentLength : nil
+        let metrics = meter.map { meter in
+            let bodyLength = requestBodyLength
+            return meter.withLock { meter in
+                meter.headArrived(requestBodyLength: bodyLength)
+                return meter.metrics
+            }
+        }
         guard streamsBody, head.isSuccess else {
             state.withLock { state in
                 state.head = head
@@ -263,8 +289,15 @@ final class Attempt: ResponseReceiver {
             }
             var outcome = AttemptOutcome(request: request, head: head)
             outcome.isStreamedHead = true
+            if let metrics { outcome.metrics = [metrics] }
             handOn(outcome)
         }
+    }
+
+    /// The request body's length, where it is known without reading it.
+    private var requestBodyLength: Int64? {
+        if let body = request.httpBody { return Int64(body.count) }
+        return (request.httpBodyStream as? BodyStream)?.length
     }
 
     func receive(_ chunk: Data) {
@@ -274,6 +307,7 @@ final class Attempt: ResponseReceiver {
             if state.body == nil { state.body = chunk } else { state.body?.append(chunk) }
             return (false, state.received, state.expected)
         }
+        meter?.withLock { $0.received(chunk.count) }
         if isStreaming { task.receiveBody(chunk) }
         if reportsProgress {
             task.report(TransferProgress(direction: .download, completedBytes: received, expectedBytes: expected))
@@ -281,6 +315,7 @@ final class Attempt: ResponseReceiver {
     }
 
     func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {
+        meter?.withLock { $0.sent(bytesSent) }
         if reportsProgress {
             // A streamed body sent chunked (Linux sends no Content-Length for a stream) still has
             // a known size: the stream's own.
@@ -289,12 +324,18 @@ final class Attempt: ResponseReceiver {
         }
     }
 
+    func didFollowRedirect() {
+        meter?.withLock { $0.followedRedirect() }
+    }
+
     func finish(_ error: (any Error)?) {
         let (head, body) = state.withLock { state in
             // A streamed body went to the task; one kept for a pending decision waits for it.
             (state.head, state.phase == .collecting ? state.body ?? (state.head == nil ? nil : Data()) : nil)
         }
-        handOn(AttemptOutcome(request: request, head: head, data: body, error: error.map(failure)))
+        var outcome = AttemptOutcome(request: request, head: head, data: body, error: error.map(failure))
+        if let meter { outcome.metrics = [meter.withLock { $0.ended() }] }
+        handOn(outcome)
     }
 
     /// Why the exchange failed: a file of the body that changed while it was sent, named, rather

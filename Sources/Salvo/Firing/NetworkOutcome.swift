@@ -21,6 +21,9 @@ public struct AttemptOutcome: Sendable {
     /// Whether this is the head of a streamed call: the body is still to come and goes to the
     /// stream, so ``data`` is `nil`. Actions decide on it before the first byte is streamed.
     public var isStreamedHead = false
+    /// What each attempt of the call so far measured, this one last; empty unless the server
+    /// collects metrics (``ServerConfig/collectsMetrics``). See ``AttemptMetrics``.
+    public var metrics: [AttemptMetrics] = []
 
     /// An outcome from its parts.
     public init(

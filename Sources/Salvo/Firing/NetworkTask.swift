@@ -191,6 +191,9 @@ extension NetworkResponder {
         if let onHTTPResponse, let http = outcome.httpResponse {
             onHTTPResponse(http)
         }
+        if let metricsHandler, !outcome.metrics.isEmpty {
+            metricsHandler(outcome.metrics)
+        }
         switch outcome.result {
         case .success(let data):
             dataHandler(data)

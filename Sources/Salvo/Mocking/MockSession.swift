@@ -76,7 +76,7 @@ public struct MockSession: NetworkSession {
                 try await clock.sleep(for: delay)
                 try await task.deliver({
                     if let failure { throw failure }
-                    return try Self.follow(request, answeredBy: response, answer: answer, protecting: credentialHeaders)
+                    return try Self.follow(request, answeredBy: response, answer: answer, protecting: credentialHeaders, reportingTo: receiver)
                 }, bandwidth: draw.bandwidth, on: clock)
             }
         }
@@ -88,7 +88,7 @@ public struct MockSession: NetworkSession {
         }
         let resolved: MockResponse.Resolved
         do {
-            resolved = try Self.follow(request, answeredBy: consume response, answer: answer, protecting: credentialHeaders)
+            resolved = try Self.follow(request, answeredBy: consume response, answer: answer, protecting: credentialHeaders, reportingTo: receiver)
         } catch {
             receiver.finish(error)
             return FinishedSessionTask()
@@ -114,7 +114,8 @@ extension MockSession {
         _ request: URLRequest,
         answeredBy response: consuming MockResponse,
         answer: @Sendable (MockRequest) -> MockResponse,
-        protecting credentialHeaders: Set<String>
+        protecting credentialHeaders: Set<String>,
+        reportingTo receiver: any ResponseReceiver
     ) throws -> MockResponse.Resolved {
         var current = request, response = response, hops = 0
         while true {
@@ -124,6 +125,7 @@ extension MockSession {
                 return MockResponse.Resolved(head: resolved.head, body: Data(), chunks: nil)
             }
             hops += 1
+            receiver.didFollowRedirect()
             current = next
             response = answer(MockRequest(next)).next()
         }

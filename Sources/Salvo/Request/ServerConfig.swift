@@ -39,6 +39,11 @@ public struct ServerConfig: Sendable {
     /// ```
     public var firingFunction: FiringFunction
 
+    /// Whether calls to this server measure each attempt (``AttemptMetrics``): responses,
+    /// actions and ``LoggingAction`` then see the metrics. `false` (the default) reads no clock
+    /// and keeps nothing.
+    public var collectsMetrics = false
+
     /// A server from its parts.
     public init(
         scheme: String = "https",

@@ -260,6 +260,7 @@ final class LinuxTransfer: NSObject, URLSessionDataDelegate, NetworkSessionTask,
                 state.redirects += 1
                 if keepsBody { state.followUp = decided }
             }
+            receiver.didFollowRedirect()
             completionHandler(keepsBody ? nil : decided)
         }
     }

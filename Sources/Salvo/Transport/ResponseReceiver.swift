@@ -8,7 +8,8 @@ import FoundationNetworking
 ///
 /// Salvo implements it; a session calls it. The calls for one exchange never overlap and come in
 /// this order: ``receive(_:)-(ResponseHead)`` at most once, as soon as the status and headers are
-/// known; ``receive(_:)-(Data)`` for each body chunk; ``didSend(_:of:)`` any time before the end;
+/// known; ``receive(_:)-(Data)`` for each body chunk; ``didSend(_:of:)`` and
+/// ``didFollowRedirect()`` any time before the end;
 /// then ``finish(_:)`` exactly once, with `nil` when the body arrived whole.
 ///
 /// A session that has a Foundation `URLResponse` hands it over as it is
@@ -35,6 +36,10 @@ public protocol ResponseReceiver: AnyObject, Sendable {
     /// Receives upload progress: `bytesSent` of the request body so far, of `bytesExpected` when known.
     func didSend(_ bytesSent: Int64, of bytesExpected: Int64?)
 
+    /// Hears that the session followed a redirect, for ``AttemptMetrics/redirectCount``; call it
+    /// before the redirected exchange's head.
+    func didFollowRedirect()
+
     /// Ends the exchange: `nil` when the whole response arrived, otherwise why it did not.
     func finish(_ error: (any Error)?)
 }
@@ -53,4 +58,7 @@ extension ResponseReceiver {
 
     /// Ignores upload progress.
     public func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {}
+
+    /// Ignores redirects.
+    public func didFollowRedirect() {}
 }

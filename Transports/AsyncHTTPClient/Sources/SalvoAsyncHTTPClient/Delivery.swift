@@ -81,6 +81,12 @@ struct Delivery: Sendable {
         queue.async { [receiver] in receiver.didSend(bytesSent, of: bytesExpected) }
     }
 
+    /// Tells the receiver a redirect was followed, in order with the other events.
+    func didFollowRedirect() {
+        guard let queue else { return receiver.didFollowRedirect() }
+        queue.async { [receiver] in receiver.didFollowRedirect() }
+    }
+
     func finish(_ error: (any Error)?) {
         guard let queue else { return receiver.finish(error) }
         queue.async { [receiver] in receiver.finish(error) }

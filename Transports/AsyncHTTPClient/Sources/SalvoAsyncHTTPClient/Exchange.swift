@@ -278,6 +278,7 @@ extension Exchange: HTTPClientResponseDelegate {
             state.redirectCount += 1
             state.hopRedirect = following
         }
+        delivery.didFollowRedirect()
         return .follow
     }
 }

@@ -1,0 +1,1 @@
+../../../../Tests/SalvoTests/Support/TransportUnderTest+URLSession.swift

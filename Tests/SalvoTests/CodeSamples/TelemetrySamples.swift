@@ -1,0 +1,31 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import Salvo
+import SalvoTesting
+
+// The Salvo-only code in Docs/Telemetry.md (attempt metrics), kept here so it cannot rot; the
+// telemetry package's samples are compiled in Integrations/Telemetry's tests.
+enum TelemetryGuide {
+    static func printAttempts(firingFunction: FiringFunction = .production) async throws -> NetworkResponse {
+        var api = ServerConfig(host: "api.example.com")
+        api.collectsMetrics = true
+
+        let response = try await NetCall(server: api, endpoint: .get("/books"), firingFunction: firingFunction).response()
+        for attempt in response.metrics {
+            print("attempt \(attempt.attempt): head after \(attempt.timeToHead ?? 0) s,",
+                  "\(attempt.bytesSent) B sent, \(attempt.bytesReceived) B received,",
+                  "\(attempt.redirectCount) redirects")
+        }
+        return response
+    }
+}
+
+@Suite struct TelemetrySamplesTests {
+    @Test func theAttemptMetricsSampleReadsEveryAttempt() async throws {
+        let response = try await TelemetryGuide.printAttempts(firingFunction: .mock(.text("[]"), clock: TestClock().clock))
+        #expect(response.metrics == [AttemptMetrics(attempt: 1, start: try #require(response.metrics.first?.start), timeToHead: 0, duration: 0, bytesReceived: 2)])
+    }
+}
