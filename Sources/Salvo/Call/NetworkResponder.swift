@@ -58,6 +58,9 @@ public struct NetworkResponder: Sendable {
     /// Receives the response head where ``responseHandler`` receives the response: Salvo's own
     /// responders (the async API's) read the head without making a `URLResponse`.
     var headHandler: (@Sendable (ResponseHead?) -> Void)?
+    /// Whether a decoding handler (``decoding(_:decoder:then:)-(_,_,@Sendable(Result<T,NetworkError>)->Void)``
+    /// without a decoder of its own) reads the call's ``ServerConfig/decoder`` during dispatch.
+    @usableFromInline var usesServerDecoder = false
 
     /// A responder whose handlers default to doing nothing.
     public init(
@@ -93,6 +96,7 @@ public struct NetworkResponder: Sendable {
             progressHandler: Self.combined(progressHandler, other.progressHandler)
         )
         combined.headHandler = Self.combined(headHandler, other.headHandler)
+        combined.usesServerDecoder = usesServerDecoder || other.usesServerDecoder
         return combined
     }
 

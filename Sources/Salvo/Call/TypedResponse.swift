@@ -11,7 +11,7 @@ import FoundationNetworking
 /// show(page.value)
 /// rateLimit = page.headers["X-RateLimit-Remaining"]
 /// ```
-public struct TypedResponse<Value: Sendable>: Sendable {
+public struct TypedResponse<Value> {
     /// The decoded body.
     public let value: Value
     /// The undecoded response: body bytes and the `URLResponse`.
@@ -32,3 +32,5 @@ public struct TypedResponse<Value: Sendable>: Sendable {
     /// The URL the response came from: after redirects, the last one.
     public var url: URL? { response.url }
 }
+
+extension TypedResponse: Sendable where Value: Sendable {}

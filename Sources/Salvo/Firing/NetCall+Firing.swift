@@ -10,7 +10,7 @@ extension NetCall {
     /// Without actions the path is synchronous up to the session, so a session that answers at
     /// once (mock firing) costs no thread hop; the attempt finishes the task itself.
     func run(through session: any NetworkSession, clock: NetworkClock = .live) -> NetworkTask {
-        let task = NetworkTask(responder: responder, on: callbackQueue, streamingTo: bodyReceiver, clock: clock)
+        let task = NetworkTask(responder: responder, on: callbackQueue, decoder: server.decoder, streamingTo: bodyReceiver, clock: clock)
         let request: URLRequest
         switch builtRequest {
         case .success(let built):

@@ -8,7 +8,7 @@ import FoundationNetworking
 ///
 /// ```swift
 /// for try await event in call.events() where event.event == "price" {
-///     let price = try event.decode(Price.self, using: call.server.decoder)
+///     let price = try event.decode(Price.self)   // with the server's decoder
 ///     savedEventID = event.id   // resume from it next launch: call.events(resumingAfter:)
 /// }
 /// ```
@@ -100,7 +100,10 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                 }
             }
             defer { nextPending += 1 }
-            return pending[nextPending]
+            var event = pending[nextPending]
+            // So that `event.decode(T.self)` uses the server's decoder, as every untyped path does.
+            event.serverDecoder = stream.call.server.decoder
+            return event
         }
 
         /// One step of the stream: wait and connect when there is no connection, else read the
