@@ -130,7 +130,7 @@ extension NetworkResponder {
     }
 
     /// A responder that decodes a successful body as `T` and a failure's body as `E` on the main
-    /// actor, and hands the `Result` over there (see ``decoding(_:decoder:then:)-(_,_,@MainActor(Result<T,NetworkError>)->Void)``).
+    /// actor, and hands the `Result` over there (as the main-actor `decoding(_:decoder:then:)` does).
     ///
     /// - Parameters:
     ///   - type: the type to decode.

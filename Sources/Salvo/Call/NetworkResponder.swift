@@ -58,7 +58,7 @@ public struct NetworkResponder: Sendable {
     /// Receives the response head where ``responseHandler`` receives the response: Salvo's own
     /// responders (the async API's) read the head without making a `URLResponse`.
     var headHandler: (@Sendable (ResponseHead?) -> Void)?
-    /// Whether a decoding handler (``decoding(_:decoder:then:)-(_,_,@Sendable(Result<T,NetworkError>)->Void)``
+    /// Whether a decoding handler (`decoding(_:decoder:then:)`
     /// without a decoder of its own) reads the call's ``ServerConfig/decoder`` during dispatch.
     @usableFromInline var usesServerDecoder = false
 

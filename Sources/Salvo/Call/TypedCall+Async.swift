@@ -24,7 +24,7 @@ extension TypedCall where Value: Decodable, ErrorBody: Decodable {
     /// let next = issues.headers["Link"]
     /// ```
     ///
-    /// - Throws: ``APIError``, as ``value()`` does.
+    /// - Throws: ``APIError``, as `value()` does.
     nonisolated(nonsending)
     public func response() async throws(APIError<ErrorBody>) -> TypedResponse<Value> {
         try typed(await call.result()).get()
@@ -47,7 +47,7 @@ extension TypedCall where Value == Void, ErrorBody: Decodable {
 
     /// Fires the call and returns its status, header fields and final URL once it succeeded.
     ///
-    /// - Throws: ``APIError``, as ``value()`` does.
+    /// - Throws: ``APIError``, as `value()` does.
     nonisolated(nonsending)
     public func response() async throws(APIError<ErrorBody>) -> TypedResponse<Void> {
         try typed(await call.result()).get()

@@ -26,7 +26,7 @@ import Foundation
 /// (a `204`) has an optional `Value`, which is `nil` then.
 ///
 /// Neither type need be `Sendable`: the body arrives as bytes and is decoded where the caller is
-/// (``value()`` and ``response()`` in the caller's isolation, `fire { }` on the main actor), so a
+/// (`value()` and `response()` in the caller's isolation, `fire { }` on the main actor), so a
 /// plain `struct Issue: Codable` of an app target with main-actor default isolation works.
 public struct TypedCall<Value, ErrorBody>: Fireable, Sendable {
     /// The untyped call: server, endpoint, responder, actions, callback queue and firing function.

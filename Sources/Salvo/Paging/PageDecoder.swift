@@ -13,8 +13,8 @@ import Foundation
 ///
 /// The factories decode with the pager's call's ``ServerConfig/decoder`` unless given one. Made
 /// on the main actor for an item type whose `Decodable` conformance is isolated to it (a plain
-/// model of an app target with main-actor default isolation), ``array(decoder:)`` and
-/// ``object(itemsKey:totalCountKey:totalPagesKey:nextCursorKey:hasMoreKey:decoder:)`` decode each
+/// model of an app target with main-actor default isolation), `array(decoder:)` and
+/// `object(itemsKey:…)` decode each
 /// page on the main actor; otherwise where the response arrives.
 public struct PageDecoder<Item>: Sendable {
     /// Where a page is decoded, and how, given the server's decoder.
@@ -42,8 +42,8 @@ public struct PageDecoder<Item>: Sendable {
     /// Decodes the body as `Body`, then makes a page of it with `transform`: for wrappers of any shape.
     ///
     /// It decodes where the response arrives, so `Body`'s conformance must not be isolated to an
-    /// actor; for a main-actor model write the page type `nonisolated`, or use ``array(decoder:)``
-    /// or ``object(itemsKey:totalCountKey:totalPagesKey:nextCursorKey:hasMoreKey:decoder:)``.
+    /// actor; for a main-actor model write the page type `nonisolated`, or use `array(decoder:)`
+    /// or `object(itemsKey:…)`.
     ///
     /// - Parameters:
     ///   - type: the body's type.

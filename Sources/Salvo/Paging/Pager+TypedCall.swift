@@ -6,7 +6,7 @@ extension Pager {
     ///
     /// The body's `Decodable` conformance must not be isolated to an actor: pages decode off the
     /// caller. For a plain model of an app target with main-actor default isolation, give the
-    /// untyped call and ``PageDecoder/array(decoder:)-(JSONDecoder?)`` made on the main actor instead:
+    /// untyped call and `PageDecoder.array()` made on the main actor instead:
     /// `Pager(call: typed.call, strategy: strategy, decoder: .array(), id: \Book.id)`.
     ///
     /// ```swift

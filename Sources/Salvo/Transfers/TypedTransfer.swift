@@ -38,7 +38,7 @@ public struct TypedTransfer<Value, ErrorBody>: Sendable {
 extension TypedTransfer where Value: Decodable, ErrorBody: Decodable {
     /// The value with its status and headers once the call finished, decoded in the caller's isolation.
     ///
-    /// - Throws: ``APIError``, as ``TypedCall/response()`` does.
+    /// - Throws: ``APIError``, as `TypedCall.response()` does.
     nonisolated(nonsending) public var response: TypedResponse<Value> {
         get async throws(APIError<ErrorBody>) {
             try call.typed(await result()).get()
@@ -47,7 +47,7 @@ extension TypedTransfer where Value: Decodable, ErrorBody: Decodable {
 
     /// The value once the call finished, decoded in the caller's isolation.
     ///
-    /// - Throws: ``APIError``, as ``TypedCall/value()`` does.
+    /// - Throws: ``APIError``, as `TypedCall.value()` does.
     nonisolated(nonsending) public var value: Value {
         get async throws(APIError<ErrorBody>) {
             try await response.value
@@ -58,7 +58,7 @@ extension TypedTransfer where Value: Decodable, ErrorBody: Decodable {
 extension TypedTransfer where Value == Void, ErrorBody: Decodable {
     /// The status and headers once the call succeeded.
     ///
-    /// - Throws: ``APIError``, as ``TypedCall/response()`` does.
+    /// - Throws: ``APIError``, as `TypedCall.response()` does.
     nonisolated(nonsending) public var response: TypedResponse<Void> {
         get async throws(APIError<ErrorBody>) {
             try call.typed(await result()).get()
@@ -67,7 +67,7 @@ extension TypedTransfer where Value == Void, ErrorBody: Decodable {
 
     /// Returns once the call succeeded.
     ///
-    /// - Throws: ``APIError``, as ``TypedCall/value()`` does.
+    /// - Throws: ``APIError``, as `TypedCall.value()` does.
     nonisolated(nonsending) public var value: Void {
         get async throws(APIError<ErrorBody>) {
             try await response.value
