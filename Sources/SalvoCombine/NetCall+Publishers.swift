@@ -32,9 +32,9 @@ extension NetCall {
     ///
     /// - Parameters:
     ///   - type: the value's type.
-    ///   - decoder: decodes the body, like ``NetCall/value(as:decoder:)``.
+    ///   - decoder: decodes the body, like ``NetCall/value(as:decoder:)``; `nil` uses the server's.
     /// - Returns: a publisher failing with `NetworkError`; `.decoding` carries the body that did not decode.
-    public func valuePublisher<T: Decodable & Sendable>(as type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) -> CallPublisher<T, NetworkError> {
+    public func valuePublisher<T: Decodable & Sendable>(as type: T.Type = T.self, decoder: JSONDecoder? = nil) -> CallPublisher<T, NetworkError> {
         let typed = TypedCall<T, UnreadErrorBody>(self, decoder: decoder)
         return CallPublisher { completion in
             typed.fire(on: callbackQueue) { result in completion(result.mapError(\.error)) }
@@ -53,10 +53,10 @@ extension NetCall {
     ///
     /// - Returns: a publisher failing with `APIError<E>`, whose `body` is `nil` when the failure
     ///   had no body or it was not an `E`.
-    public func valuePublisher<T: Decodable & Sendable, E: Decodable & Sendable>(
+    public func valuePublisher<T: Decodable & Sendable, E: Decodable & SendableMetatype>(
         as type: T.Type = T.self,
         errorBody: E.Type,
-        decoder: JSONDecoder = JSONDecoder()
+        decoder: JSONDecoder? = nil
     ) -> CallPublisher<T, APIError<E>> {
         TypedCall<T, E>(self, decoder: decoder).valuePublisher()
     }

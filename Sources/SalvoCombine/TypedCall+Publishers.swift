@@ -7,7 +7,7 @@ import OpenCombine
 import Foundation
 import Salvo
 
-extension TypedCall {
+extension TypedCall where Value: Decodable & Sendable, ErrorBody: Decodable & SendableMetatype {
     /// A publisher of the decoded value, failing with the error and the server's error body.
     ///
     /// ```swift
@@ -20,7 +20,9 @@ extension TypedCall {
     /// ```
     ///
     /// The call fires on the subscriber's first demand, through its `firingFunction` and actions,
-    /// after its own handlers; see ``CallPublisher``. The failure is ``APIError``, as for ``TypedCall/value()``.
+    /// after its own handlers; see ``CallPublisher``. The failure is ``APIError``, as for `TypedCall.value()`.
+    /// The body is decoded on the call's callback queue, so neither type's conformance may be
+    /// isolated to an actor.
     public func valuePublisher() -> CallPublisher<Value, APIError<ErrorBody>> {
         CallPublisher { completion in fire(on: call.callbackQueue, completion) }
     }

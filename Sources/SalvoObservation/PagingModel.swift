@@ -27,7 +27,7 @@ import Salvo
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 @Observable
-public final class PagingModel<Item: Identifiable & Sendable> {
+public final class PagingModel<Item: Sendable> {
     /// The items loaded so far, in order; an error never removes them.
     public private(set) var items: [Item]
     /// Whether a page is loading: the next page, or the first one for a refresh.

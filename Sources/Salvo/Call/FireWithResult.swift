@@ -32,7 +32,7 @@ extension NetCall {
     }
 }
 
-extension TypedCall {
+extension TypedCall where Value: Decodable, ErrorBody: Decodable {
     /// Fires the call and hands the decoded value, or the error with its decoded error body, to
     /// `completion` on the main actor, after the call's own handlers.
     ///
@@ -45,13 +45,31 @@ extension TypedCall {
     /// }
     /// ```
     ///
-    /// `completion` runs exactly once per firing; the body is decoded on the call's callback queue.
+    /// `completion` runs exactly once per firing; the body is decoded on the main actor, so
+    /// `Value` may be a plain model of an app target with main-actor default isolation.
     @discardableResult
     public func fire(_ completion: @escaping @MainActor @Sendable (Result<Value, APIError<ErrorBody>>) -> Void) -> NetworkTask {
-        fire(on: call.callbackQueue, mainActorHandler(completion))
+        fireForResponse { completion($0.map(\.value)) }
     }
 
-    /// Fires the call with `completion` on `queue` instead of the main actor.
+    /// Fires the call and hands the whole typed response (value, status, headers, final URL), or
+    /// the error, to `completion` on the main actor, after the call's own handlers; the body is
+    /// decoded there.
+    @discardableResult
+    public func fireForResponse(
+        _ completion: @escaping @MainActor @Sendable (Result<TypedResponse<Value>, APIError<ErrorBody>>) -> Void
+    ) -> NetworkTask {
+        // Made here, on the main actor's side: the decoding below runs only there.
+        let decodeAndComplete: @MainActor @Sendable (Result<NetworkResponse, NetworkError>) -> Void = { result in
+            completion(typed(result))
+        }
+        return call.fire(on: call.callbackQueue) { result in runOnMainActor { decodeAndComplete(result) } }
+    }
+}
+
+extension TypedCall where Value: Decodable & SendableMetatype, ErrorBody: Decodable & SendableMetatype {
+    /// Fires the call with `completion` on `queue` instead of the main actor; the body is decoded
+    /// there, so neither type's `Decodable` conformance may be isolated to an actor.
     @discardableResult
     public func fire(
         on queue: CallbackQueue,
@@ -60,20 +78,53 @@ extension TypedCall {
         fireForResponse(on: queue) { completion($0.map(\.value)) }
     }
 
-    /// Fires the call and hands the whole typed response (value, status, headers, final URL), or
-    /// the error, to `completion` on the main actor, after the call's own handlers.
-    @discardableResult
-    public func fireForResponse(
-        _ completion: @escaping @MainActor @Sendable (Result<TypedResponse<Value>, APIError<ErrorBody>>) -> Void
-    ) -> NetworkTask {
-        fireForResponse(on: call.callbackQueue, mainActorHandler(completion))
-    }
-
-    /// Fires the call with `completion` receiving the whole typed response on `queue`.
+    /// Fires the call with `completion` receiving the whole typed response on `queue`, where the
+    /// body is decoded.
     @discardableResult
     public func fireForResponse(
         on queue: CallbackQueue,
         _ completion: @escaping @Sendable (Result<TypedResponse<Value>, APIError<ErrorBody>>) -> Void
+    ) -> NetworkTask {
+        call.fire(on: queue) { result in completion(typed(result)) }
+    }
+}
+
+extension TypedCall where Value == Void, ErrorBody: Decodable {
+    /// Fires the call and hands success, or the error with its decoded error body, to
+    /// `completion` on the main actor, after the call's own handlers.
+    @discardableResult
+    public func fire(_ completion: @escaping @MainActor @Sendable (Result<Void, APIError<ErrorBody>>) -> Void) -> NetworkTask {
+        fireForResponse { completion($0.map(\.value)) }
+    }
+
+    /// Fires the call and hands the typed response (status, headers, final URL), or the error, to
+    /// `completion` on the main actor, after the call's own handlers.
+    @discardableResult
+    public func fireForResponse(
+        _ completion: @escaping @MainActor @Sendable (Result<TypedResponse<Void>, APIError<ErrorBody>>) -> Void
+    ) -> NetworkTask {
+        let decodeAndComplete: @MainActor @Sendable (Result<NetworkResponse, NetworkError>) -> Void = { result in
+            completion(typed(result))
+        }
+        return call.fire(on: call.callbackQueue) { result in runOnMainActor { decodeAndComplete(result) } }
+    }
+}
+
+extension TypedCall where Value == Void, ErrorBody: Decodable & SendableMetatype {
+    /// Fires the call with `completion` on `queue` instead of the main actor.
+    @discardableResult
+    public func fire(
+        on queue: CallbackQueue,
+        _ completion: @escaping @Sendable (Result<Void, APIError<ErrorBody>>) -> Void
+    ) -> NetworkTask {
+        fireForResponse(on: queue) { completion($0.map(\.value)) }
+    }
+
+    /// Fires the call with `completion` receiving the typed response on `queue`.
+    @discardableResult
+    public func fireForResponse(
+        on queue: CallbackQueue,
+        _ completion: @escaping @Sendable (Result<TypedResponse<Void>, APIError<ErrorBody>>) -> Void
     ) -> NetworkTask {
         call.fire(on: queue) { result in completion(typed(result)) }
     }

@@ -12,6 +12,7 @@ extension NetCall {
     ///
     /// - Throws: ``NetworkError``: `.serverStatus` for a status outside 200–299, `.transport`,
     ///   `.invalidRequest`, or `.cancelled`.
+    nonisolated(nonsending)
     public func response() async throws(NetworkError) -> NetworkResponse {
         try await result().get()
     }
@@ -22,22 +23,37 @@ extension NetCall {
     /// let user = try await userCall.value(as: User.self)
     /// ```
     ///
+    /// The body arrives as bytes and is decoded in the caller's isolation, so `T` need not be
+    /// `Sendable` and its `Decodable` conformance may be isolated to the caller's actor (a plain
+    /// `struct User: Codable` in an app target with main-actor default isolation).
+    ///
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - decoder: the decoder; `nil` (the default) uses the server's ``ServerConfig/decoder``.
     /// - Throws: ``NetworkError``; `.decoding` carries the body that did not decode.
     @inlinable // specialised for `T` in the caller's module
-    public func value<T: Decodable>(as type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) async throws(NetworkError) -> T {
+    nonisolated(nonsending)
+    public func value<T: Decodable>(as type: T.Type = T.self, decoder: JSONDecoder? = nil) async throws(NetworkError) -> T {
         let response = try await response()
-        return try decode(type, from: response.data, decoder: decoder).get()
+        return try decode(type, from: response.data, decoder: decoder ?? server.decoder).get()
     }
 
-    /// Fires the call and decodes the successful body as `T`, or the failure's body as `E`.
+    /// Fires the call and decodes the successful body as `T`, or the failure's body as `E`, in
+    /// the caller's isolation.
     ///
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - errorBody: the type a failure's body decodes to.
+    ///   - decoder: the decoder for both; `nil` (the default) uses the server's ``ServerConfig/decoder``.
     /// - Throws: ``APIError`` whose `body` is the server's error body decoded as `E`, or `nil`
     ///   when there was none or it did not decode.
-    public func value<T: Decodable, E: Decodable & Sendable>(
+    nonisolated(nonsending)
+    public func value<T: Decodable, E: Decodable>(
         as type: T.Type = T.self,
         errorBody: E.Type,
-        decoder: JSONDecoder = JSONDecoder()
+        decoder: JSONDecoder? = nil
     ) async throws(APIError<E>) -> T {
+        let decoder = decoder ?? server.decoder
         do {
             return try await value(as: type, decoder: decoder)
         } catch {
@@ -45,7 +61,9 @@ extension NetCall {
         }
     }
 
-    private func result() async -> Result<NetworkResponse, NetworkError> {
+    /// The outcome of one firing through the firing function, as one `Result`.
+    nonisolated(nonsending)
+    func result() async -> Result<NetworkResponse, NetworkError> {
         if Task.isCancelled { return .failure(.cancelled) }
         let handle = TaskHandle()
         return await withTaskCancellationHandler {

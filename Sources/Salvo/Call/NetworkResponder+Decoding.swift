@@ -1,7 +1,8 @@
 import Foundation
 
 extension NetworkResponder {
-    /// A responder that decodes a successful body as `T` and hands over a `Result`.
+    /// A responder that decodes a successful body as `T` on the call's callback queue and hands
+    /// over a `Result`.
     ///
     /// Transport, server and decoding failures all arrive as `.failure`.
     ///
@@ -13,23 +14,81 @@ extension NetworkResponder {
     ///     }
     /// }
     /// ```
+    ///
+    /// Called from the main actor with a handler that uses it, the main-actor overload is chosen
+    /// instead: it decodes on the main actor, so `T` may be a plain model of an app target with
+    /// main-actor default isolation. This one decodes on whatever queue the call's handlers run
+    /// on, so `T`'s `Decodable` conformance must not be isolated to an actor (`SendableMetatype`).
+    ///
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - decoder: the decoder; `nil` (the default) uses the call's ``ServerConfig/decoder``.
+    ///   - handler: receives the value or the error, on the call's callback queue.
     @inlinable // so the decode is specialised for `T` in the caller's module, like a direct `JSONDecoder` call
-    public static func decoding<T: Decodable & Sendable>(
+    public static func decoding<T: Decodable & SendableMetatype>(
         _ type: T.Type,
-        decoder: JSONDecoder = JSONDecoder(),
+        decoder: JSONDecoder? = nil,
         then handler: @escaping @Sendable (Result<T, NetworkError>) -> Void
     ) -> NetworkResponder {
-        NetworkResponder(
-            dataHandler: { data in handler(decode(type, from: data, decoder: decoder)) },
+        var responder = NetworkResponder(
+            dataHandler: { data in handler(decode(type, from: data, decoder: serverDecoder(or: decoder))) },
             errorHandler: { handler(.failure($0)) },
             serverErrorHandler: { handler(.failure($0)) }
         )
+        responder.usesServerDecoder = decoder == nil
+        return responder
     }
 
-    /// A responder that decodes a successful body as `T`, with separate value and error closures.
-    public static func decoding<T: Decodable & Sendable>(
+    /// A responder that decodes a successful body as `T` on the main actor and hands over a
+    /// `Result` there: for a `@MainActor` model whose types are isolated to the main actor.
+    ///
+    /// ```swift
+    /// call.responder = .decoding(Book.self) { result in
+    ///     self.book = try? result.get()   // a @MainActor view model
+    /// }
+    /// ```
+    ///
+    /// On the default ``CallbackQueue/main`` the body is decoded and `handler` runs in place, in
+    /// the documented handler order; on any other queue both are handed to the main queue.
+    ///
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - decoder: the decoder; `nil` (the default) uses the call's ``ServerConfig/decoder``.
+    ///   - handler: receives the value or the error, on the main actor.
+    @MainActor
+    public static func decoding<T: Decodable>(
         _ type: T.Type,
-        decoder: JSONDecoder = JSONDecoder(),
+        decoder: JSONDecoder? = nil,
+        then handler: @escaping @MainActor (Result<T, NetworkError>) -> Void
+    ) -> NetworkResponder {
+        let decodeAndHandle: @MainActor (Data, JSONDecoder) -> Void = { data, decoder in
+            handler(decode(type, from: data, decoder: decoder))
+        }
+        let fail: @MainActor (NetworkError) -> Void = { handler(.failure($0)) }
+        var responder = NetworkResponder(
+            dataHandler: { data in
+                // Read here, while the dispatch has the call's decoder bound, not after the hop.
+                let decoder = serverDecoder(or: decoder)
+                runOnMainActor { decodeAndHandle(data, decoder) }
+            },
+            errorHandler: { error in runOnMainActor { fail(error) } },
+            serverErrorHandler: { error in runOnMainActor { fail(error) } }
+        )
+        responder.usesServerDecoder = decoder == nil
+        return responder
+    }
+
+    /// A responder that decodes a successful body as `T`, with separate value and error closures,
+    /// on the call's callback queue.
+    ///
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - decoder: the decoder; `nil` (the default) uses the call's ``ServerConfig/decoder``.
+    ///   - onValue: receives the value.
+    ///   - onError: receives the error.
+    public static func decoding<T: Decodable & SendableMetatype>(
+        _ type: T.Type,
+        decoder: JSONDecoder? = nil,
         onValue: @escaping @Sendable (T) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> NetworkResponder {
@@ -41,19 +100,88 @@ extension NetworkResponder {
         }
     }
 
-    /// A responder that decodes a successful body as `T` and a failure's body as your error type `E`.
+    /// A responder that decodes a successful body as `T` and a failure's body as your error type
+    /// `E`, on the call's callback queue.
     ///
     /// An absent, empty or undecodable error body gives `body: nil`, never a decoding failure.
-    public static func decoding<T: Decodable & Sendable, E: Decodable & Sendable>(
+    ///
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - errorBody: the type a failure's body decodes to.
+    ///   - decoder: the decoder for both; `nil` (the default) uses the call's ``ServerConfig/decoder``.
+    ///   - handler: receives the value or the error with its decoded body.
+    public static func decoding<T: Decodable & SendableMetatype, E: Decodable & SendableMetatype>(
         _ type: T.Type,
         errorBody: E.Type,
-        decoder: JSONDecoder = JSONDecoder(),
+        decoder: JSONDecoder? = nil,
         then handler: @escaping @Sendable (Result<T, APIError<E>>) -> Void
     ) -> NetworkResponder {
-        decoding(type, decoder: decoder) { result in
-            handler(result.mapError { APIError(error: $0, body: decodeErrorBody(E.self, of: $0, decoder: decoder)) })
-        }
+        var responder = NetworkResponder(
+            dataHandler: { data in
+                handler(decode(type, from: data, decoder: serverDecoder(or: decoder)).mapError { APIError(error: $0, body: nil) })
+            },
+            errorHandler: { handler(.failure(APIError(error: $0, body: nil))) },
+            serverErrorHandler: { error in
+                handler(.failure(APIError(error: error, body: decodeErrorBody(E.self, of: error, decoder: serverDecoder(or: decoder)))))
+            }
+        )
+        responder.usesServerDecoder = decoder == nil
+        return responder
     }
+
+    /// A responder that decodes a successful body as `T` and a failure's body as `E` on the main
+    /// actor, and hands the `Result` over there (as the main-actor `decoding(_:decoder:then:)` does).
+    ///
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - errorBody: the type a failure's body decodes to.
+    ///   - decoder: the decoder for both; `nil` (the default) uses the call's ``ServerConfig/decoder``.
+    ///   - handler: receives the value or the error with its decoded body, on the main actor.
+    @MainActor
+    public static func decoding<T: Decodable, E: Decodable>(
+        _ type: T.Type,
+        errorBody: E.Type,
+        decoder: JSONDecoder? = nil,
+        then handler: @escaping @MainActor (Result<T, APIError<E>>) -> Void
+    ) -> NetworkResponder {
+        let succeed: @MainActor (Data, JSONDecoder) -> Void = { data, decoder in
+            handler(decode(type, from: data, decoder: decoder).mapError { APIError(error: $0, body: nil) })
+        }
+        let fail: @MainActor (NetworkError, JSONDecoder) -> Void = { error, decoder in
+            handler(.failure(APIError(error: error, body: decodeErrorBody(E.self, of: error, decoder: decoder))))
+        }
+        var responder = NetworkResponder(
+            dataHandler: { data in
+                let decoder = serverDecoder(or: decoder)
+                runOnMainActor { succeed(data, decoder) }
+            },
+            errorHandler: { error in
+                let decoder = serverDecoder(or: decoder)
+                runOnMainActor { fail(error, decoder) }
+            },
+            serverErrorHandler: { error in
+                let decoder = serverDecoder(or: decoder)
+                runOnMainActor { fail(error, decoder) }
+            }
+        )
+        responder.usesServerDecoder = decoder == nil
+        return responder
+    }
+}
+
+/// The decoder a decoding responder uses: its own, else the firing call's server's (bound while
+/// the task dispatches an outcome to a responder that asked for it), else a plain `JSONDecoder`
+/// when a handler is called by hand.
+@usableFromInline
+func serverDecoder(or decoder: JSONDecoder?) -> JSONDecoder {
+    decoder ?? ResponderDispatch.serverDecoder ?? JSONDecoder()
+}
+
+/// What a dispatch binds for the handlers it calls.
+enum ResponderDispatch {
+    /// The firing call's ``ServerConfig/decoder``, bound only around the dispatch of a responder
+    /// whose decoding handlers use it.
+    @TaskLocal static var serverDecoder: JSONDecoder?
 }
 
 /// Decodes `data` as `T`, mapping a failure to ``NetworkError/decoding(_:)`` with the body.

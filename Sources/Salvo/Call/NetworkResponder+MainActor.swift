@@ -64,16 +64,10 @@ extension NetworkResponder {
     }
 }
 
-/// `handler` as a plain `@Sendable` closure: run in place when called on the main thread (the
-/// main queue, where handlers run by default), otherwise handed to the main queue.
+/// `handler` as a plain `@Sendable` closure: run in place when called on the main actor (the main
+/// queue, where handlers run by default, on Linux too), otherwise handed to the main queue.
 ///
 /// The main queue is serial and the main actor runs on it, so handlers handed over keep their order.
 func mainActorHandler<Argument: Sendable>(_ handler: @escaping @MainActor @Sendable (Argument) -> Void) -> @Sendable (Argument) -> Void {
-    { argument in
-        if Thread.isMainThread {
-            MainActor.assumeIsolated { handler(argument) }
-        } else {
-            DispatchQueue.main.async { MainActor.assumeIsolated { handler(argument) } }
-        }
-    }
+    { argument in runOnMainActor { handler(argument) } }
 }

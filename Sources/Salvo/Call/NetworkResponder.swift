@@ -62,6 +62,9 @@ public struct NetworkResponder: Sendable {
     /// Receives the response head where ``responseHandler`` receives the response: Salvo's own
     /// responders (the async API's) read the head without making a `URLResponse`.
     var headHandler: (@Sendable (ResponseHead?) -> Void)?
+    /// Whether a decoding handler (`decoding(_:decoder:then:)`
+    /// without a decoder of its own) reads the call's ``ServerConfig/decoder`` during dispatch.
+    @usableFromInline var usesServerDecoder = false
 
     /// A responder whose handlers default to doing nothing.
     public init(
@@ -98,6 +101,7 @@ public struct NetworkResponder: Sendable {
         )
         combined.headHandler = Self.combined(headHandler, other.headHandler)
         combined.metricsHandler = Self.combined(metricsHandler, other.metricsHandler)
+        combined.usesServerDecoder = usesServerDecoder || other.usesServerDecoder
         return combined
     }
 

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// // In the API module: bind the error body once for the whole API…
-/// typealias GitHubCall<Value: Sendable> = TypedCall<Value, GitHubError>
+/// typealias GitHubCall<Value> = TypedCall<Value, GitHubError>
 ///
 /// enum GitHub {
 ///     static func createIssue(_ issue: NewIssue) -> GitHubCall<Issue> {
@@ -24,20 +24,19 @@ import Foundation
 /// An API without an error body uses `Never` as `ErrorBody`: the body is then always `nil`. An
 /// endpoint that returns nothing you use has `Void` as `Value`; one whose body may be empty
 /// (a `204`) has an optional `Value`, which is `nil` then.
-public struct TypedCall<Value: Sendable, ErrorBody: Sendable>: Fireable, Sendable {
+///
+/// Neither type need be `Sendable`: the body arrives as bytes and is decoded where the caller is
+/// (`value()` and `response()` in the caller's isolation, `fire { }` on the main actor), so a
+/// plain `struct Issue: Codable` of an app target with main-actor default isolation works.
+public struct TypedCall<Value, ErrorBody>: Fireable, Sendable {
     /// The untyped call: server, endpoint, responder, actions, callback queue and firing function.
     public var call: NetCall
     /// The decoder for this call's value and error body; `nil` uses the server's.
     public var decoder: JSONDecoder?
-    private let valueDecoding: @Sendable (Data, JSONDecoder) -> Result<Value, NetworkError>
-    private let errorBodyDecoding: @Sendable (NetworkError, JSONDecoder) -> ErrorBody?
 
     /// A typed call over `call`, decoding a successful body as `Value` and a failure's body as `ErrorBody`.
     public init(_ call: NetCall, decoder: JSONDecoder? = nil) where Value: Decodable, ErrorBody: Decodable {
-        self.call = call
-        self.decoder = decoder
-        valueDecoding = { data, decoder in decode(Value.self, from: data, decoder: decoder) }
-        errorBodyDecoding = { error, decoder in decodeErrorBody(ErrorBody.self, of: error, decoder: decoder) }
+        self.init(call: call, decoder: decoder)
     }
 
     /// A typed call to `endpoint` on `server`; the other parameters are those of ``NetCall``.
@@ -65,10 +64,7 @@ public struct TypedCall<Value: Sendable, ErrorBody: Sendable>: Fireable, Sendabl
     /// try await delete.value()   // throws APIError<Problem>
     /// ```
     public init(_ call: NetCall, decoder: JSONDecoder? = nil) where Value == Void, ErrorBody: Decodable {
-        self.init(
-            call: call, decoder: decoder, valueDecoding: { _, _ in .success(()) },
-            errorBodyDecoding: { error, decoder in decodeErrorBody(ErrorBody.self, of: error, decoder: decoder) }
-        )
+        self.init(call: call, decoder: decoder)
     }
 
     /// A typed call to `endpoint` on `server` that returns nothing you use; the other parameters
@@ -89,16 +85,9 @@ public struct TypedCall<Value: Sendable, ErrorBody: Sendable>: Fireable, Sendabl
         )
     }
 
-    private init(
-        call: NetCall,
-        decoder: JSONDecoder?,
-        valueDecoding: @escaping @Sendable (Data, JSONDecoder) -> Result<Value, NetworkError>,
-        errorBodyDecoding: @escaping @Sendable (NetworkError, JSONDecoder) -> ErrorBody?
-    ) {
+    private init(call: NetCall, decoder: JSONDecoder?) {
         self.call = call
         self.decoder = decoder
-        self.valueDecoding = valueDecoding
-        self.errorBodyDecoding = errorBodyDecoding
     }
 
     /// Who receives the outcome, besides the typed result; the same as `call.responder`.
@@ -121,22 +110,38 @@ public struct TypedCall<Value: Sendable, ErrorBody: Sendable>: Fireable, Sendabl
 
     /// This call with the failure's body decoded as `Other` instead: for the one endpoint whose
     /// errors look different from the rest of the API.
-    public func decodingErrorBody<Other: Decodable & Sendable>(as type: Other.Type) -> TypedCall<Value, Other> {
-        TypedCall<Value, Other>(
-            call: call, decoder: decoder, valueDecoding: valueDecoding,
-            errorBodyDecoding: { error, decoder in decodeErrorBody(Other.self, of: error, decoder: decoder) }
-        )
+    public func decodingErrorBody<Other: Decodable>(as type: Other.Type) -> TypedCall<Value, Other> {
+        TypedCall<Value, Other>(call: call, decoder: decoder)
     }
 
     /// The decoder in effect: the call's own, or its server's.
     var effectiveDecoder: JSONDecoder { decoder ?? call.server.decoder }
 
-    /// The typed response for a successful untyped one, or the failure with its error body decoded.
-    func typed(_ result: Result<NetworkResponse, NetworkError>) -> Result<TypedResponse<Value>, APIError<ErrorBody>> {
+    /// The typed response for a successful untyped one, or the failure with its error body
+    /// decoded, here: in the isolation of whoever calls it.
+    func typed(
+        _ result: Result<NetworkResponse, NetworkError>,
+        value: (Data, JSONDecoder) -> Result<Value, NetworkError>
+    ) -> Result<TypedResponse<Value>, APIError<ErrorBody>> where ErrorBody: Decodable {
         let decoder = effectiveDecoder
         return result
-            .flatMap { response in valueDecoding(response.data, decoder).map { TypedResponse(value: $0, response: response) } }
-            .mapError { error in APIError(error: error, body: errorBodyDecoding(error, decoder)) }
+            .flatMap { response in value(response.data, decoder).map { TypedResponse(value: $0, response: response) } }
+            .mapError { error in APIError(error: error, body: decodeErrorBody(ErrorBody.self, of: error, decoder: decoder)) }
+    }
+}
+
+extension TypedCall where Value: Decodable, ErrorBody: Decodable {
+    /// The typed response for a successful untyped one, or the failure with its error body decoded.
+    func typed(_ result: Result<NetworkResponse, NetworkError>) -> Result<TypedResponse<Value>, APIError<ErrorBody>> {
+        typed(result) { data, decoder in decode(Value.self, from: data, decoder: decoder) }
+    }
+}
+
+extension TypedCall where Value == Void, ErrorBody: Decodable {
+    /// The typed response for a successful untyped one (its body ignored), or the failure with its
+    /// error body decoded.
+    func typed(_ result: Result<NetworkResponse, NetworkError>) -> Result<TypedResponse<Value>, APIError<ErrorBody>> {
+        typed(result) { _, _ in .success(()) }
     }
 }
 
@@ -146,7 +151,7 @@ extension NetCall {
     /// ```swift
     /// let bookCall = NetCall(server: server, endpoint: .get("/books/1")).returning(Book.self, errorBody: Problem.self)
     /// ```
-    public func returning<Value: Decodable & Sendable, ErrorBody: Decodable & Sendable>(
+    public func returning<Value: Decodable, ErrorBody: Decodable>(
         _ type: Value.Type,
         errorBody: ErrorBody.Type
     ) -> TypedCall<Value, ErrorBody> {
@@ -159,7 +164,7 @@ extension NetCall {
     /// ```swift
     /// try await NetCall(server: server, endpoint: .delete("/books/1")).returning(Void.self, errorBody: Problem.self).value()
     /// ```
-    public func returning<ErrorBody: Decodable & Sendable>(
+    public func returning<ErrorBody: Decodable>(
         _ type: Void.Type,
         errorBody: ErrorBody.Type
     ) -> TypedCall<Void, ErrorBody> {

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// show(page.value)
 /// rateLimit = page.headers["X-RateLimit-Remaining"]
 /// ```
-public struct TypedResponse<Value: Sendable>: Sendable {
+public struct TypedResponse<Value> {
     /// The decoded body.
     public let value: Value
     /// The undecoded response: body bytes and the `URLResponse`.
@@ -35,3 +35,5 @@ public struct TypedResponse<Value: Sendable>: Sendable {
     /// What each attempt of the call measured; empty unless the server collects metrics.
     public var metrics: [AttemptMetrics] { response.metrics }
 }
+
+extension TypedResponse: Sendable where Value: Sendable {}

@@ -7,7 +7,7 @@ import Foundation
 /// Testing's "Caught error:" show, is the full developer description, secrets redacted.
 ///
 /// ```swift
-/// struct APIProblem: Decodable, Sendable { let message: String }
+/// struct APIProblem: Decodable { let message: String }
 /// do {
 ///     let user = try await call.value(as: User.self, errorBody: APIProblem.self)
 /// } catch {
@@ -15,7 +15,18 @@ import Foundation
 ///     alert = error.body?.message ?? error.localizedDescription
 /// }
 /// ```
-public struct APIError<Body: Sendable>: Error, Sendable {
+///
+/// `Body` need not be `Sendable`, so a plain `struct APIProblem: Decodable` of an app target with
+/// main-actor default isolation works: its body is decoded in the caller's isolation (or on the
+/// responder's queue) and the error carries it from there to the `catch`.
+public struct APIError<Body>: Error, @unchecked Sendable {
+    // Unchecked because `Body` need not be `Sendable` (a `Sendable` type parameter takes no
+    // main-actor-isolated `Decodable` conformance, SE-0470). Safe as far as Salvo goes: both
+    // fields are immutable, and the body is a value decoded for this error alone that nothing
+    // else holds. A `Body` that is a class shared elsewhere is not protected; error bodies are
+    // decoded JSON, so make them structs. No lock: with the body behind `Locked`, a typed-throwing
+    // async function that throws this error crashes when built without optimisation (Swift 6.3).
+
     /// What went wrong.
     public let error: NetworkError
     /// The server's error body, decoded; `nil` when the failure had no body or it did not decode.

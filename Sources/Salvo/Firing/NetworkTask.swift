@@ -28,7 +28,7 @@ public final class NetworkTask: Sendable {
     /// kept in the task itself so that firing allocates no closure for it.
     private enum Recipient: Sendable {
         case closure(@Sendable (AttemptOutcome) -> Void)
-        case responder(NetworkResponder, on: CallbackQueue)
+        case responder(NetworkResponder, on: CallbackQueue, decoder: JSONDecoder)
     }
 
     private let state = Locked(State())
@@ -47,10 +47,17 @@ public final class NetworkTask: Sendable {
         progress = nil
     }
 
-    /// A task that hands its one outcome to `responder` on `queue`, and a streamed body to
-    /// `bodyReceiver`; progress is throttled on `clock`.
-    init(responder: NetworkResponder, on queue: CallbackQueue, streamingTo bodyReceiver: (any ResponseReceiver)? = nil, clock: NetworkClock) {
-        recipient = .responder(responder, on: queue)
+    /// A task that hands its one outcome to `responder` on `queue` (its decoding handlers use
+    /// `decoder` unless they have their own), and a streamed body to `bodyReceiver`; progress is
+    /// throttled on `clock`.
+    init(
+        responder: NetworkResponder,
+        on queue: CallbackQueue,
+        decoder: JSONDecoder,
+        streamingTo bodyReceiver: (any ResponseReceiver)? = nil,
+        clock: NetworkClock
+    ) {
+        recipient = .responder(responder, on: queue, decoder: decoder)
         self.bodyReceiver = bodyReceiver
         progress = responder.progressHandler.map { ProgressReporter($0, on: queue, clock: clock) }
     }
@@ -72,12 +79,12 @@ public final class NetworkTask: Sendable {
         switch recipient {
         case .closure(let deliver):
             deliver(outcome)
-        case .responder(let responder, let queue):
+        case .responder(let responder, let queue, let decoder):
             // One binding of the payload: a second pattern would copy the responder again.
             if case .immediate = queue {
-                responder.dispatch(outcome)
+                responder.dispatch(outcome, decoder: decoder)
             } else {
-                queue.run { responder.dispatch(outcome) }
+                queue.run { responder.dispatch(outcome, decoder: decoder) }
             }
         }
     }
@@ -181,9 +188,19 @@ private struct CancelHandler: NetworkSessionTask {
 }
 
 extension NetworkResponder {
-    /// Hands one outcome to the handlers in the documented order: the one dispatch path that
-    /// production, mock and replay firing all share.
-    func dispatch(_ outcome: AttemptOutcome) {
+    /// Hands one outcome to the handlers in the documented order, with the call's `decoder` bound
+    /// for decoding handlers that use it: the one dispatch path that production, mock and replay
+    /// firing all share.
+    func dispatch(_ outcome: AttemptOutcome, decoder: JSONDecoder) {
+        if usesServerDecoder {
+            ResponderDispatch.$serverDecoder.withValue(decoder) { dispatch(outcome) }
+        } else {
+            dispatch(outcome)
+        }
+    }
+
+    /// Hands one outcome to the handlers in the documented order.
+    private func dispatch(_ outcome: AttemptOutcome) {
         if outcome.error?.isUnsent != true {
             headHandler?(outcome.head)
             onResponse?(outcome.response)

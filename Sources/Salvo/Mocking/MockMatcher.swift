@@ -53,21 +53,24 @@ public struct MockMatcher: Sendable, CustomStringConvertible {
     }
 
     /// The body is JSON equal to `value` encoded (key order and number spelling aside).
-    public static func jsonBody(_ value: some Encodable & Sendable) -> MockMatcher {
+    ///
+    /// `value` is encoded here, where the matcher is made, so its type need not be `Sendable`.
+    public static func jsonBody(_ value: some Encodable) -> MockMatcher {
         json(value, containing: false)
     }
 
     /// The body is JSON containing `value` encoded: every key of an object, at any depth, with a
     /// containing value; arrays element by element. Extra keys in the body are allowed.
-    public static func jsonBody(containing value: some Encodable & Sendable) -> MockMatcher {
+    public static func jsonBody(containing value: some Encodable) -> MockMatcher {
         json(value, containing: true)
     }
 
-    private static func json(_ value: some Encodable & Sendable, containing: Bool) -> MockMatcher {
+    private static func json(_ value: some Encodable, containing: Bool) -> MockMatcher {
         let expected = MockJSON(encoding: value)
+        let typeName = String(describing: type(of: value))
         let label = containing ? "JSON body containing" : "JSON body"
         return MockMatcher("\(label) \(expected?.description ?? "<not encodable>")") { request in
-            guard let expected else { return "the expected value of type \(type(of: value)) cannot be encoded as JSON" }
+            guard let expected else { return "the expected value of type \(typeName) cannot be encoded as JSON" }
             guard let body = request.body, !body.isEmpty else { return "it has no body" }
             guard let actual = MockJSON(parsing: body) else { return "its body is not JSON" }
             if containing { return actual.missing(expected) }

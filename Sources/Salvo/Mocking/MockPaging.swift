@@ -23,11 +23,11 @@ public struct MockPaging: Sendable {
 
     /// How each page's body is laid out.
     public enum Body: Sendable, Hashable {
-        /// `{"items": […], "total": 95, "has_more": true, …}`: what ``PageDecoder/object(itemsKey:totalCountKey:totalPagesKey:nextCursorKey:hasMoreKey:decoder:)``
+        /// `{"items": […], "total": 95, "has_more": true, …}`: what `PageDecoder.object()`
         /// reads by default. Page numbers add `page` and `total_pages`, offsets `offset`, cursors
         /// `next_cursor` (`null` on the last page).
         case object
-        /// A bare JSON array of the page's items: what ``PageDecoder/array(decoder:)`` reads.
+        /// A bare JSON array of the page's items: what `PageDecoder.array()` reads.
         case array
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// Inlinable, like the ``PageDecoder`` factories that use it, so that decoding a page is
 /// specialised for the item type in the caller's module (as a hand-written `Decodable` page is).
 @usableFromInline
-struct KeyedPageBody<Item: Decodable & Sendable>: DecodableWithConfiguration {
+struct KeyedPageBody<Item: Decodable>: DecodableWithConfiguration {
     /// Where each part of the page is, as key paths split once (dotted names reach into nested objects).
     @usableFromInline
     struct Keys: Sendable {
@@ -17,16 +17,11 @@ struct KeyedPageBody<Item: Decodable & Sendable>: DecodableWithConfiguration {
 
         @usableFromInline
         init(items: String, totalCount: String?, totalPages: String?, nextCursor: String?, hasMore: String?) {
-            self.items = Self.path(items)
-            self.totalCount = totalCount.map(Self.path)
-            self.totalPages = totalPages.map(Self.path)
-            self.nextCursor = nextCursor.map(Self.path)
-            self.hasMore = hasMore.map(Self.path)
-        }
-
-        private static func path(_ dotted: String) -> [AnyKey] {
-            let components = dotted.split(separator: ".").map { AnyKey(String($0)) }
-            return components.isEmpty ? [AnyKey(dotted)] : components
+            self.items = keyPath(items)
+            self.totalCount = totalCount.map(keyPath)
+            self.totalPages = totalPages.map(keyPath)
+            self.nextCursor = nextCursor.map(keyPath)
+            self.hasMore = hasMore.map(keyPath)
         }
     }
 
@@ -86,4 +81,11 @@ struct AnyKey: CodingKey, Sendable {
     init?(intValue: Int) {
         nil
     }
+}
+
+/// The keys of a dotted path (`"meta.next_cursor"`); outside the generic page body, so that mapping
+/// over it captures no item type.
+private func keyPath(_ dotted: String) -> [AnyKey] {
+    let components = dotted.split(separator: ".").map { AnyKey(String($0)) }
+    return components.isEmpty ? [AnyKey(dotted)] : components
 }

@@ -9,7 +9,7 @@
 ///     Page(items: body.books, nextCursor: body.meta.next)
 /// }
 /// ```
-public struct Page<Item: Sendable>: Sendable {
+public struct Page<Item> {
     /// The items of this page, in the server's order.
     public var items: [Item]
     /// The number of items in the whole list, when the server says.
@@ -30,3 +30,5 @@ public struct Page<Item: Sendable>: Sendable {
         self.hasMore = hasMore
     }
 }
+
+extension Page: Sendable where Item: Sendable {}

@@ -10,47 +10,119 @@ import Foundation
 ///     Page(items: body.data, nextCursor: body.meta.next)
 /// }
 /// ```
-public struct PageDecoder<Item: Sendable>: Sendable {
-    private let body: @Sendable (NetworkResponse) throws -> Page<Item>
+///
+/// The factories decode with the pager's call's ``ServerConfig/decoder`` unless given one. Made
+/// on the main actor for an item type whose `Decodable` conformance is isolated to it (a plain
+/// model of an app target with main-actor default isolation), `array(decoder:)` and
+/// `object(itemsKey:…)` decode each
+/// page on the main actor; otherwise where the response arrives.
+public struct PageDecoder<Item>: Sendable {
+    /// Where a page is decoded, and how, given the server's decoder.
+    @usableFromInline
+    enum Body: Sendable {
+        case anywhere(@Sendable (NetworkResponse, JSONDecoder) throws -> Page<Item>)
+        /// For item types whose conformances are isolated to the main actor: the closure is made
+        /// there, and only runs there.
+        case onMainActor(@MainActor @Sendable (NetworkResponse, JSONDecoder) throws -> Page<Item>)
+    }
+
+    let body: Body
 
     /// A decoder from a closure; an error it throws that is not a ``NetworkError`` becomes
     /// ``NetworkError/decoding(_:)`` carrying the body.
     public init(_ decode: @escaping @Sendable (NetworkResponse) throws -> Page<Item>) {
-        body = decode
+        body = .anywhere { response, _ in try decode(response) }
     }
 
-    /// Decodes `response` into a page.
-    ///
-    /// - Throws: ``NetworkError/decoding(_:)`` when the body is not a page, or the error the closure threw.
-    public func decode(_ response: NetworkResponse) throws(NetworkError) -> Page<Item> {
-        do {
-            return try body(response)
-        } catch let error as NetworkError {
-            throw error
-        } catch {
-            throw .decoding(DecodingProblem(error, body: response.data, type: Page<Item>.self))
-        }
+    @usableFromInline
+    init(_ body: Body) {
+        self.body = body
     }
 
     /// Decodes the body as `Body`, then makes a page of it with `transform`: for wrappers of any shape.
+    ///
+    /// It decodes where the response arrives, so `Body`'s conformance must not be isolated to an
+    /// actor; for a main-actor model write the page type `nonisolated`, or use `array(decoder:)`
+    /// or `object(itemsKey:…)`.
+    ///
+    /// - Parameters:
+    ///   - type: the body's type.
+    ///   - decoder: the decoder; `nil` (the default) uses the call's ``ServerConfig/decoder``.
+    ///   - transform: makes a page of the decoded body.
     @inlinable
-    public static func decoding<Body: Decodable & Sendable>(
+    public static func decoding<Body: Decodable & SendableMetatype>(
         _ type: Body.Type,
-        decoder: JSONDecoder = JSONDecoder(),
+        decoder: JSONDecoder? = nil,
         _ transform: @escaping @Sendable (Body) throws -> Page<Item>
     ) -> PageDecoder {
-        PageDecoder { response in try transform(decoder.decode(Body.self, from: response.data)) }
+        PageDecoder(.anywhere { response, serverDecoder in
+            try transform((decoder ?? serverDecoder).decode(Body.self, from: response.data))
+        })
     }
 }
 
-extension PageDecoder where Item: Decodable {
-    /// A body that is a bare JSON array of items.
-    @inlinable
-    public static func array(decoder: JSONDecoder = JSONDecoder()) -> PageDecoder {
-        PageDecoder { response in Page(items: try decoder.decode([Item].self, from: response.data)) }
+extension PageDecoder where Item: Sendable {
+    /// Decodes `response` into a page, with a plain `JSONDecoder` where the factory was given none.
+    ///
+    /// A decoder made on the main actor for a main-actor model decodes only there: called
+    /// elsewhere it throws ``NetworkError/decoding(_:)`` saying so.
+    ///
+    /// - Throws: ``NetworkError/decoding(_:)`` when the body is not a page, or the error the closure threw.
+    public func decode(_ response: NetworkResponse) throws(NetworkError) -> Page<Item> {
+        try decode(response, serverDecoder: JSONDecoder())
     }
 
-    /// A body that is a JSON object holding the items under `itemsKey` and, optionally, metadata.
+    /// Decodes `response` here, with `serverDecoder` where the factory was given no decoder.
+    func decode(_ response: NetworkResponse, serverDecoder: JSONDecoder) throws(NetworkError) -> Page<Item> {
+        do {
+            switch body {
+            case .anywhere(let decode):
+                return try decode(response, serverDecoder)
+            case .onMainActor(let decode):
+                guard isOnMainActor() else { throw OffMainActor() }
+                return try MainActor.assumeIsolated { try decode(response, serverDecoder) }
+            }
+        } catch let error as NetworkError {
+            throw error
+        } catch {
+            throw .decoding(DecodingProblem(error, body: response.data, type: [Item].self))
+        }
+    }
+
+    /// Decodes `response` where this decoder may run (on the main actor for one made for a
+    /// main-actor model, or when `onMainActor` asks, otherwise in place) and hands the page or the
+    /// error to `completion` there.
+    func decode(
+        _ response: NetworkResponse,
+        serverDecoder: JSONDecoder,
+        onMainActor: Bool = false,
+        then completion: @escaping @Sendable (Result<Page<Item>, NetworkError>) -> Void
+    ) {
+        let needsMainActor: Bool
+        if case .onMainActor = body { needsMainActor = true } else { needsMainActor = onMainActor }
+        guard needsMainActor, !isOnMainActor() else {
+            completion(Result { () throws(NetworkError) in try decode(response, serverDecoder: serverDecoder) })
+            return
+        }
+        DispatchQueue.main.async {
+            completion(Result { () throws(NetworkError) in try decode(response, serverDecoder: serverDecoder) })
+        }
+    }
+}
+
+extension PageDecoder where Item: Decodable & SendableMetatype {
+    /// A body that is a bare JSON array of items, decoded where the response arrives.
+    ///
+    /// - Parameter decoder: the decoder; `nil` (the default) uses the call's ``ServerConfig/decoder``.
+    @inlinable
+    public static func array(decoder: JSONDecoder? = nil) -> PageDecoder {
+        PageDecoder(.anywhere { response, serverDecoder in
+            Page(items: try (decoder ?? serverDecoder).decode([Item].self, from: response.data))
+        })
+    }
+
+    /// A body that is a JSON object holding the items under `itemsKey` and, optionally, metadata,
+    /// decoded where the response arrives.
     ///
     /// Each key may be a dotted path into nested objects (`"meta.next_cursor"`). A metadata key
     /// that is absent, `null` or of another type leaves that field `nil`; a missing items key is a
@@ -62,7 +134,7 @@ extension PageDecoder where Item: Decodable {
     ///   - totalPagesKey: where the number of pages is.
     ///   - nextCursorKey: where the next page's cursor is (a string or a number).
     ///   - hasMoreKey: where a boolean "more pages follow" flag is.
-    ///   - decoder: decodes the body.
+    ///   - decoder: decodes the body; `nil` (the default) uses the call's ``ServerConfig/decoder``.
     @inlinable // specialised for `Item` in the caller's module
     public static func object(
         itemsKey: String = "items",
@@ -70,14 +142,62 @@ extension PageDecoder where Item: Decodable {
         totalPagesKey: String? = "total_pages",
         nextCursorKey: String? = "next_cursor",
         hasMoreKey: String? = "has_more",
-        decoder: JSONDecoder = JSONDecoder()
+        decoder: JSONDecoder? = nil
     ) -> PageDecoder {
         let keys = KeyedPageBody<Item>.Keys(
             items: itemsKey, totalCount: totalCountKey, totalPages: totalPagesKey,
             nextCursor: nextCursorKey, hasMore: hasMoreKey
         )
-        return PageDecoder { response in
-            try decoder.decode(KeyedPageBody<Item>.self, from: response.data, configuration: keys).page
-        }
+        return PageDecoder(.anywhere { response, serverDecoder in
+            try (decoder ?? serverDecoder).decode(KeyedPageBody<Item>.self, from: response.data, configuration: keys).page
+        })
+    }
+}
+
+extension PageDecoder where Item: Decodable {
+    /// A body that is a bare JSON array of items, decoded on the main actor: chosen from the main
+    /// actor for a model whose `Decodable` conformance is isolated to it.
+    ///
+    /// - Parameter decoder: the decoder; `nil` (the default) uses the call's ``ServerConfig/decoder``.
+    @MainActor
+    public static func array(decoder: JSONDecoder? = nil) -> PageDecoder {
+        PageDecoder(.onMainActor { response, serverDecoder in
+            Page(items: try (decoder ?? serverDecoder).decode([Item].self, from: response.data))
+        })
+    }
+
+    /// A JSON object body holding the items under `itemsKey`, decoded on the main actor: chosen
+    /// from the main actor for a model whose `Decodable` conformance is isolated to it.
+    ///
+    /// - Parameters:
+    ///   - itemsKey: where the items array is.
+    ///   - totalCountKey: where the number of items in the whole list is.
+    ///   - totalPagesKey: where the number of pages is.
+    ///   - nextCursorKey: where the next page's cursor is (a string or a number).
+    ///   - hasMoreKey: where a boolean "more pages follow" flag is.
+    ///   - decoder: decodes the body; `nil` (the default) uses the call's ``ServerConfig/decoder``.
+    @MainActor
+    public static func object(
+        itemsKey: String = "items",
+        totalCountKey: String? = "total",
+        totalPagesKey: String? = "total_pages",
+        nextCursorKey: String? = "next_cursor",
+        hasMoreKey: String? = "has_more",
+        decoder: JSONDecoder? = nil
+    ) -> PageDecoder {
+        let keys = KeyedPageBody<Item>.Keys(
+            items: itemsKey, totalCount: totalCountKey, totalPages: totalPagesKey,
+            nextCursor: nextCursorKey, hasMore: hasMoreKey
+        )
+        return PageDecoder(.onMainActor { response, serverDecoder in
+            try (decoder ?? serverDecoder).decode(KeyedPageBody<Item>.self, from: response.data, configuration: keys).page
+        })
+    }
+}
+
+/// Why a page decoder made for a main-actor model did not decode: it was asked off the main actor.
+private struct OffMainActor: Error, CustomStringConvertible {
+    var description: String {
+        "this page decoder was made on the main actor for a model isolated to it; decode with it on the main actor"
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Pager {
     /// For infinite scrolling: starts loading the next page when the item at `index` is within
     /// `distance` items of the end of the list.
@@ -18,7 +20,7 @@ extension Pager {
     }
 }
 
-extension Pager where Item: Identifiable {
+extension Pager {
     /// For infinite scrolling: starts loading the next page when `item` is within `distance`
     /// items of the end of the list; see ``loadNextPageIfNeeded(currentIndex:distance:)``.
     ///
@@ -28,12 +30,29 @@ extension Pager where Item: Identifiable {
     /// }
     /// ```
     ///
-    /// - Returns: whether a load was started; `false` when the item is not in the list.
+    /// Items are told apart by the pager's `id:` key path, else by their `Identifiable` identity
+    /// (read where this is called, so a main-actor model's conformance works on the main actor).
+    ///
+    /// - Returns: whether a load was started; `false` when the item is not in the list or items
+    ///   have no identity.
     @discardableResult
     public func loadNextPageIfNeeded(currentItem item: Item, distance: Int = 5) -> Bool {
+        guard let identity = identity(of: item) else { return false }
         let items = self.items
         let window = items.suffix(max(0, distance) + 1)
-        guard window.contains(where: { $0.id == item.id }) else { return false }
+        guard window.contains(where: { self.identity(of: $0) == identity }) else { return false }
         return loadNextPageIfNeeded(currentIndex: items.count - 1, distance: distance)
     }
+
+    /// What tells `item` apart: the `id:` key path the pager was made with, or `Identifiable`.
+    private func identity(of item: Item) -> AnyHashable? {
+        if let identify, !identify.isOnMainActor || isOnMainActor() { return identify(item) }
+        guard let identifiable = item as? any Identifiable else { return nil }
+        return identityOf(identifiable)
+    }
+}
+
+/// `value`'s identity, type-erased; opens the existential it is called with.
+private func identityOf<Value: Identifiable>(_ value: Value) -> AnyHashable {
+    AnyHashable(value.id)
 }

@@ -68,13 +68,25 @@ extension Pager {
 
     private func finish(_ load: PageLoad, _ id: Int, with result: Result<NetworkResponse, NetworkError>) {
         guard loader.isInFlight(id) else { return }
-        // Decoding and the strategy run outside the lock; the loader checks the load again before applying.
-        let outcome = result.flatMap { response in
-            Result { () throws(NetworkError) in try decoder.decode(response) }.map { page in
-                let loaded = LoadedPage(page: page, index: load.index, itemsBefore: load.itemsBefore,
-                                        call: load.call, baseCall: self.call, response: response)
-                return (page, Result { () throws(NetworkError) in try strategy.nextPage(after: loaded) })
+        switch result {
+        case .success(let response):
+            // Decoding runs outside the lock, where the decoder may run (the main actor for a
+            // main-actor model); the loader checks the load again before applying.
+            let landsOnMainActor = identify?.isOnMainActor == true
+            decoder.decode(response, serverDecoder: call.server.decoder, onMainActor: landsOnMainActor) { [weak self] page in
+                self?.land(load, id, page.map { ($0, response) })
             }
+        case .failure(let error):
+            land(load, id, .failure(error))
+        }
+    }
+
+    /// Applies a decoded page (or the failure) to the state, unless the load was superseded.
+    private func land(_ load: PageLoad, _ id: Int, _ decoded: Result<(Page<Item>, NetworkResponse), NetworkError>) {
+        let outcome = decoded.map { page, response in
+            let loaded = LoadedPage(page: page, index: load.index, itemsBefore: load.itemsBefore,
+                                    call: load.call, baseCall: self.call, response: response)
+            return (page, Result { () throws(NetworkError) in try strategy.nextPage(after: loaded) })
         }
         loader.finish(id) { core, load in
             switch outcome {

@@ -2,7 +2,12 @@ import Foundation
 
 extension Pager {
     /// A pager over a typed call whose value is one page's body: each page decodes with the call's
-    /// decoder, then `page` reads its items and metadata.
+    /// decoder where the response arrives, then `page` reads its items and metadata.
+    ///
+    /// The body's `Decodable` conformance must not be isolated to an actor: pages decode off the
+    /// caller. For a plain model of an app target with main-actor default isolation, give the
+    /// untyped call and `PageDecoder.array()` made on the main actor instead:
+    /// `Pager(call: typed.call, strategy: strategy, decoder: .array(), id: \Book.id)`.
     ///
     /// ```swift
     /// let pager = Pager(call: api.books(), strategy: .pageNumber(pageSize: 20), id: \Book.id) { (body: BookPage) in
@@ -14,7 +19,7 @@ extension Pager {
     ///   - call: the list's typed call; its query is the base every page's query is set on.
     ///   - strategy: how pages are requested.
     ///   - page: how a decoded body becomes a page.
-    public convenience init<Body: Decodable & Sendable, ErrorBody: Sendable>(
+    public convenience init<Body: Decodable & SendableMetatype, ErrorBody>(
         call: TypedCall<Body, ErrorBody>,
         strategy: PagingStrategy,
         page: @escaping @Sendable (Body) throws -> Page<Item>
@@ -24,7 +29,7 @@ extension Pager {
 
     /// A pager over a typed call, dropping an item whose `id` an earlier item already has; see
     /// ``init(call:strategy:page:)``.
-    public convenience init<Body: Decodable & Sendable, ErrorBody: Sendable, ID: Hashable & Sendable>(
+    public convenience init<Body: Decodable & SendableMetatype, ErrorBody, ID: Hashable & Sendable>(
         call: TypedCall<Body, ErrorBody>,
         strategy: PagingStrategy,
         id: any KeyPath<Item, ID> & Sendable,
@@ -34,20 +39,20 @@ extension Pager {
     }
 
     /// A pager over a typed call whose body is a bare array of items.
-    public convenience init<ErrorBody: Sendable>(call: TypedCall<[Item], ErrorBody>, strategy: PagingStrategy) where Item: Decodable {
+    public convenience init<ErrorBody>(call: TypedCall<[Item], ErrorBody>, strategy: PagingStrategy) where Item: Decodable & SendableMetatype {
         self.init(call: call, strategy: strategy) { items in Page(items: items) }
     }
 
     /// A pager over a typed call whose body is a bare array of items, dropping repeated `id`s.
-    public convenience init<ErrorBody: Sendable, ID: Hashable & Sendable>(
+    public convenience init<ErrorBody, ID: Hashable & Sendable>(
         call: TypedCall<[Item], ErrorBody>,
         strategy: PagingStrategy,
         id: any KeyPath<Item, ID> & Sendable
-    ) where Item: Decodable {
+    ) where Item: Decodable & SendableMetatype {
         self.init(call: call, strategy: strategy, id: id) { items in Page(items: items) }
     }
 
-    private static func pageDecoder<Body: Decodable & Sendable, ErrorBody: Sendable>(
+    private static func pageDecoder<Body: Decodable & SendableMetatype, ErrorBody>(
         _ call: TypedCall<Body, ErrorBody>,
         _ page: @escaping @Sendable (Body) throws -> Page<Item>
     ) -> PageDecoder<Item> {

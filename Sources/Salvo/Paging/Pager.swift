@@ -26,7 +26,7 @@ public final class Pager<Item: Sendable>: Sendable {
     /// How a response becomes a page of items.
     public let decoder: PageDecoder<Item>
 
-    let identify: (@Sendable (Item) -> AnyHashable)?
+    let identify: Identify?
     let loader = Loader<Core, PageLoad>(Core())
 
     /// A pager that keeps every item the pages bring, duplicates included.
@@ -59,7 +59,55 @@ public final class Pager<Item: Sendable>: Sendable {
         self.call = call
         self.strategy = strategy
         self.decoder = decoder
-        self.identify = { item in AnyHashable(item[keyPath: id]) }
+        self.identify = .anywhere { item in AnyHashable(item[keyPath: id]) }
+    }
+
+    /// A pager that drops an item whose `id` an earlier item already has, for a model isolated to
+    /// the main actor (a plain model of an app target with main-actor default isolation), whose
+    /// key paths are not `Sendable`: made on the main actor, it reads identities there, and lands
+    /// each page there.
+    ///
+    /// - Parameters:
+    ///   - call: the list's call; its query is the base every page's query is set on.
+    ///   - strategy: how pages are requested.
+    ///   - decoder: how a response becomes a page.
+    ///   - id: the key path of an item's identity, e.g. `\Book.id`.
+    @MainActor
+    public init<ID: Hashable & Sendable>(
+        call: NetCall,
+        strategy: PagingStrategy,
+        decoder: PageDecoder<Item>,
+        id: KeyPath<Item, ID>
+    ) {
+        self.call = call
+        self.strategy = strategy
+        self.decoder = decoder
+        self.identify = .onMainActor { item in item[keyPath: id] }
+    }
+
+    /// What tells items apart, and where that may be read.
+    enum Identify: Sendable {
+        case anywhere(@Sendable (Item) -> AnyHashable)
+        /// Made on the main actor from a key path isolated to it; read only there.
+        case onMainActor(@MainActor @Sendable (Item) -> any Hashable & Sendable)
+
+        /// Whether it may be read only on the main actor.
+        var isOnMainActor: Bool {
+            if case .onMainActor = self { return true }
+            return false
+        }
+
+        /// `item`'s identity; for a main-actor key path, only on the main thread, where every
+        /// page of such a pager lands.
+        func callAsFunction(_ item: Item) -> AnyHashable {
+            switch self {
+            case .anywhere(let identify):
+                return identify(item)
+            case .onMainActor(let identify):
+                let id: any Hashable = MainActor.assumeIsolated { identify(item) }
+                return AnyHashable(id)
+            }
+        }
     }
 
     /// The current state: items, loading flags, whether more pages exist, the last error.

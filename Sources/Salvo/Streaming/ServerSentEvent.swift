@@ -8,7 +8,7 @@ import Foundation
 ///     let price = try event.decode(Price.self)
 /// }
 /// ```
-public struct ServerSentEvent: Sendable, Hashable {
+public struct ServerSentEvent: Sendable {
     /// The event's type: the block's `event:` field, or `"message"` when it had none.
     public var event: String
     /// The block's `data:` lines joined with LF (`"\n"`), without a final line break.
@@ -28,6 +28,9 @@ public struct ServerSentEvent: Sendable, Hashable {
     /// to eight scalar parts, and the optimizer then has `Array.append` copy and destroy each event
     /// instead of moving it; parsing small events measured 20–30% slower that way.
     private var retrySeconds: TimeInterval
+    /// The decoder of the server whose stream delivered the event, for ``decode(_:using:)``;
+    /// `nil` for an event made or parsed by hand. Not part of the event's value.
+    var serverDecoder: JSONDecoder?
 
     /// An event with the given fields; parsers build them, tests and canned streams do too.
     ///
@@ -52,15 +55,35 @@ public struct ServerSentEvent: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - type: the type to decode.
-    ///   - decoder: the decoder to use; a plain `JSONDecoder` by default.
+    ///   - decoder: the decoder to use; `nil` (the default) uses the ``ServerConfig/decoder`` of
+    ///     the call whose stream delivered the event, or a plain `JSONDecoder` for an event made or
+    ///     parsed by hand.
     /// - Returns: the decoded value.
     /// - Throws: ``NetworkError/decoding(_:)`` with the data as the body when it is not a `T`.
-    public func decode<T: Decodable>(_ type: T.Type, using decoder: JSONDecoder = JSONDecoder()) throws(NetworkError) -> T {
+    public func decode<T: Decodable>(_ type: T.Type, using decoder: JSONDecoder? = nil) throws(NetworkError) -> T {
         let body = Data(data.utf8)
         do {
-            return try decoder.decode(type, from: body)
+            return try (decoder ?? serverDecoder ?? JSONDecoder()).decode(type, from: body)
         } catch {
             throw .decoding(DecodingProblem(error, body: body, type: type))
         }
+    }
+}
+
+extension ServerSentEvent: Equatable {
+    /// Whether both events have the same type, data, ID and retry time; the decoder they carry
+    /// is not part of their value.
+    public static func == (lhs: ServerSentEvent, rhs: ServerSentEvent) -> Bool {
+        lhs.event == rhs.event && lhs.data == rhs.data && lhs.id == rhs.id && lhs.retrySeconds == rhs.retrySeconds
+    }
+}
+
+extension ServerSentEvent: Hashable {
+    /// Hashes the type, data, ID and retry time.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(event)
+        hasher.combine(data)
+        hasher.combine(id)
+        hasher.combine(retrySeconds)
     }
 }

@@ -8,7 +8,7 @@ import FoundationNetworking
 ///
 /// ```swift
 /// for try await event in call.events() where event.event == "price" {
-///     let price = try event.decode(Price.self, using: call.server.decoder)
+///     let price = try event.decode(Price.self)   // with the server's decoder
 ///     savedEventID = event.id   // resume from it next launch: call.events(resumingAfter:)
 /// }
 /// ```

@@ -10,7 +10,7 @@ import Foundation
 /// }
 /// let saved = try await upload.value           // the server's answer, decoded
 /// ```
-public struct TypedTransfer<Value: Sendable, ErrorBody: Sendable>: Sendable {
+public struct TypedTransfer<Value, ErrorBody>: Sendable {
     /// Upload and download progress while the call runs, as ``Transfer/progress``.
     public var progress: AsyncStream<TransferProgress> { transfer.progress }
     /// The firing, to cancel it or ask whether it finished.
@@ -24,25 +24,51 @@ public struct TypedTransfer<Value: Sendable, ErrorBody: Sendable>: Sendable {
         transfer = call.call.transfer()
     }
 
-    /// The decoded value with its status and headers, once the call finished.
+    /// The untyped response once the call finished, or its error.
+    nonisolated(nonsending)
+    func result() async -> Result<NetworkResponse, NetworkError> {
+        do {
+            return .success(try await transfer.response)
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+extension TypedTransfer where Value: Decodable, ErrorBody: Decodable {
+    /// The value with its status and headers once the call finished, decoded in the caller's isolation.
     ///
-    /// - Throws: ``APIError``, as ``TypedCall/response()`` does.
-    public var response: TypedResponse<Value> {
+    /// - Throws: ``APIError``, as `TypedCall.response()` does.
+    nonisolated(nonsending) public var response: TypedResponse<Value> {
         get async throws(APIError<ErrorBody>) {
-            let result: Result<NetworkResponse, NetworkError>
-            do {
-                result = .success(try await transfer.response)
-            } catch {
-                result = .failure(error)
-            }
-            return try call.typed(result).get()
+            try call.typed(await result()).get()
         }
     }
 
-    /// The decoded value, once the call finished.
+    /// The value once the call finished, decoded in the caller's isolation.
     ///
-    /// - Throws: ``APIError``, as ``TypedCall/value()`` does.
-    public var value: Value {
+    /// - Throws: ``APIError``, as `TypedCall.value()` does.
+    nonisolated(nonsending) public var value: Value {
+        get async throws(APIError<ErrorBody>) {
+            try await response.value
+        }
+    }
+}
+
+extension TypedTransfer where Value == Void, ErrorBody: Decodable {
+    /// The status and headers once the call succeeded.
+    ///
+    /// - Throws: ``APIError``, as `TypedCall.response()` does.
+    nonisolated(nonsending) public var response: TypedResponse<Void> {
+        get async throws(APIError<ErrorBody>) {
+            try call.typed(await result()).get()
+        }
+    }
+
+    /// Returns once the call succeeded.
+    ///
+    /// - Throws: ``APIError``, as `TypedCall.value()` does.
+    nonisolated(nonsending) public var value: Void {
         get async throws(APIError<ErrorBody>) {
             try await response.value
         }

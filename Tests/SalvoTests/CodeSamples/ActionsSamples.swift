@@ -53,18 +53,21 @@ enum ActionsGuide {
         func store(_ token: String?) { accessToken = token }
     }
 
-    struct TokenReply: Decodable, Sendable {
-        let token: String
+    /// `{"access_token": "…"}`: the API spells its keys in snake case.
+    struct TokenReply: Decodable {
+        let accessToken: String
     }
 
     static let tokens = TokenStore()
 
     static func makeServer(log: @escaping @Sendable (String) -> Void = LoggingAction.standardError) -> ServerConfig {
-        var api = ServerConfig(host: "api.example.com", basePath: "v1")
+        let snakeCase = JSONDecoder()
+        snakeCase.keyDecodingStrategy = .convertFromSnakeCase
+        var api = ServerConfig(host: "api.example.com", basePath: "v1", decoder: snakeCase)
         let refreshCall = NetCall(server: api, endpoint: .post("/auth/refresh"))
         let refresher = TokenRenewalAction {
-            let reply = try await refreshCall.value(as: TokenReply.self)
-            await tokens.store(reply.token)
+            let reply = try await refreshCall.value(as: TokenReply.self)   // with the server's decoder
+            await tokens.store(reply.accessToken)
         }
         api.actions = [
             RetryAction(maxAttempts: 4),                                // outermost: decides last
@@ -119,7 +122,7 @@ private struct ActionsSampleSession: NetworkSession {
     func start(_ request: URLRequest, completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> any NetworkSessionTask {
         let response = HTTPURLResponse(url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 200, httpVersion: nil,
                                        headerFields: ["Content-Type": "application/json"])
-        completion(Data(#"{"token":"t-2"}"#.utf8), response, nil)
+        completion(Data(#"{"access_token":"t-2"}"#.utf8), response, nil)
         return NoTask()
     }
 
@@ -136,7 +139,7 @@ private struct ActionsSampleSession: NetworkSession {
         call.actions = [ActionsGuide.UserAgent(), ActionsGuide.RequestSigner(key: "k")]
         call.firingFunction = .session(ActionsSampleSession())
         let reply = try await call.value(as: ActionsGuide.TokenReply.self)
-        #expect(reply.token == "t-2")
+        #expect(reply.accessToken == "t-2")
         #expect(lines.text.contains("Authorization: <redacted>"))
         #expect(!lines.text.contains("t-1"))
     }

@@ -48,7 +48,7 @@ final class FakeListServer: NetworkSession {
             let task = NetworkTask { _ in }
             guard let request = try? call.urlRequest() else { return task }
             _ = self.start(request) { data, response, error in
-                call.responder.dispatch(AttemptOutcome(request: request, response: response, data: data, error: error.map(NetworkError.init)))
+                call.responder.dispatch(AttemptOutcome(request: request, response: response, data: data, error: error.map(NetworkError.init)), decoder: call.server.decoder)
             }
             return task
         }
