@@ -69,7 +69,7 @@ public final class FiringSpy: Sendable {
     #if canImport(Testing)
     /// Waits until at least `count` calls were fired and returns them; records a test issue at the
     /// caller's line when `timeout` seconds pass first.
-    public func waitForCalls(_ count: Int, timeout: TimeInterval = 5, sourceLocation: SourceLocation = #_sourceLocation) async -> [FiredCall] {
+    public func waitForCalls(_ count: Int, timeout: TimeInterval = 30, sourceLocation: SourceLocation = #_sourceLocation) async -> [FiredCall] {
         if await !waiters.wait(timeout: timeout, until: { self.calls.count >= count }) {
             Issue.record("expected \(count) fired calls within \(timeout) s, saw \(calls.count): \(calls)", sourceLocation: sourceLocation)
         }
@@ -77,7 +77,7 @@ public final class FiringSpy: Sendable {
     }
     #else
     /// Waits until at least `count` calls were fired (or `timeout` seconds pass) and returns them.
-    public func waitForCalls(_ count: Int, timeout: TimeInterval = 5) async -> [FiredCall] {
+    public func waitForCalls(_ count: Int, timeout: TimeInterval = 30) async -> [FiredCall] {
         _ = await waiters.wait(timeout: timeout, until: { self.calls.count >= count })
         return calls
     }

@@ -50,7 +50,7 @@ public final class ResponderLog: Sendable {
     #if canImport(Testing)
     /// Waits until the outcome's last handler ran and returns every event; records a test issue
     /// at the caller's line when `timeout` seconds pass first.
-    public func waitForOutcome(timeout: TimeInterval = 5, sourceLocation: SourceLocation = #_sourceLocation) async -> [ResponderEvent] {
+    public func waitForOutcome(timeout: TimeInterval = 30, sourceLocation: SourceLocation = #_sourceLocation) async -> [ResponderEvent] {
         if await !waiters.wait(timeout: timeout, until: { self.isFinished }) {
             Issue.record("the call did not finish within \(timeout) s; handlers so far: \(events)", sourceLocation: sourceLocation)
         }
@@ -58,7 +58,7 @@ public final class ResponderLog: Sendable {
     }
     #else
     /// Waits until the outcome's last handler ran (or `timeout` seconds pass) and returns every event.
-    public func waitForOutcome(timeout: TimeInterval = 5) async -> [ResponderEvent] {
+    public func waitForOutcome(timeout: TimeInterval = 30) async -> [ResponderEvent] {
         _ = await waiters.wait(timeout: timeout, until: { self.isFinished })
         return events
     }
@@ -84,14 +84,14 @@ extension NetCall {
     /// call.firingFunction = .mock(status: 500)
     /// #expect(await call.fireAndRecord().last == .serverError(status: 500))
     /// ```
-    public func fireAndRecord(timeout: TimeInterval = 5, sourceLocation: SourceLocation = #_sourceLocation) async -> [ResponderEvent] {
+    public func fireAndRecord(timeout: TimeInterval = 30, sourceLocation: SourceLocation = #_sourceLocation) async -> [ResponderEvent] {
         let log = ResponderLog()
         recording(into: log).fire()
         return await log.waitForOutcome(timeout: timeout, sourceLocation: sourceLocation)
     }
     #else
     /// Fires the call with its handlers on the firing thread and returns every handler event.
-    public func fireAndRecord(timeout: TimeInterval = 5) async -> [ResponderEvent] {
+    public func fireAndRecord(timeout: TimeInterval = 30) async -> [ResponderEvent] {
         let log = ResponderLog()
         recording(into: log).fire()
         return await log.waitForOutcome(timeout: timeout)

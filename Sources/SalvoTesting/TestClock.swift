@@ -69,7 +69,7 @@ public final class TestClock: Sendable {
     ///
     /// - Returns: whether they were.
     @discardableResult
-    public func waitForSleepers(_ count: Int, timeout: TimeInterval = 5) async -> Bool {
+    public func waitForSleepers(_ count: Int, timeout: TimeInterval = 30) async -> Bool {
         await waiters.wait(timeout: timeout) { self.sleeperCount >= count }
     }
 

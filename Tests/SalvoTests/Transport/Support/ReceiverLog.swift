@@ -89,7 +89,7 @@ final class ReceiverLog: ResponseReceiver {
     /// Waits (in real time, at most `timeout` seconds) for the end.
     ///
     /// - Returns: whether it came.
-    func waitForFinish(timeout: TimeInterval = 5) async -> Bool {
+    func waitForFinish(timeout: TimeInterval = 30) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while !isFinished, Date() < deadline {
             try? await Task.sleep(nanoseconds: 1_000_000)

@@ -18,8 +18,9 @@ final class RecordingClock: Sendable {
     var waits: [TimeInterval] { recorded.withLock { $0 } }
 }
 
-/// Polls `condition` every 5 ms until it holds or `seconds` pass; returns whether it held.
-func eventually(within seconds: Double = 5, _ condition: @Sendable () -> Bool) async -> Bool {
+/// Polls `condition` every 5 ms until it holds or `seconds` pass; returns whether it held. The
+/// default is long so that a loaded two-core CI machine never fails a test that only waits.
+func eventually(within seconds: Double = 30, _ condition: @Sendable () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         guard Date() < deadline else { return false }
