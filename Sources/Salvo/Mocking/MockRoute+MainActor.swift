@@ -20,7 +20,7 @@ extension MockRoute {
     ///   - method: the HTTP method the route answers.
     ///   - pattern: the path pattern (`/books/:id`, `/files/**`).
     ///   - query: query items the request must have (`"*"` accepts any value).
-    ///   - onMainActor: computes the answer from the request, on the main actor.
+    ///   - answer: computes the answer from the request, on the main actor.
     @MainActor
     public init(
         _ method: HTTPMethod,
