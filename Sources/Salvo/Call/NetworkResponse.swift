@@ -11,13 +11,13 @@ public struct NetworkResponse: Sendable {
     public let head: ResponseHead?
 
     /// A response from its parts.
-    public init(data: Data, head: ResponseHead?) {
+    @_spi(Transport) public init(data: Data, head: ResponseHead?) {
         self.data = data
         self.head = head
     }
 
     /// A response from its parts, with the response as Foundation reported it.
-    public init(data: Data, response: URLResponse?) {
+    @_spi(Transport) public init(data: Data, response: URLResponse?) {
         self.init(data: data, head: response.flatMap(ResponseHead.init))
     }
 

@@ -23,7 +23,7 @@ public struct AttemptOutcome: Sendable {
     public var isStreamedHead = false
 
     /// An outcome from its parts.
-    public init(
+    @_spi(Transport) public init(
         request: URLRequest?,
         head: ResponseHead?,
         data: Data? = nil,
@@ -38,7 +38,7 @@ public struct AttemptOutcome: Sendable {
     }
 
     /// An outcome from its parts, with the response as Foundation reported it.
-    public init(
+    @_spi(Transport) public init(
         request: URLRequest?,
         response: URLResponse? = nil,
         data: Data? = nil,

@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 import NIOCore
 import NIOHTTPCompression
-import Salvo
+@_spi(Transport) import Salvo
 import Tracing
 
 /// A ``Salvo/NetworkSession`` that sends requests through AsyncHTTPClient, SwiftNIO's HTTP client:
