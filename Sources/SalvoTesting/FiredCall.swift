@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Salvo
+@_spi(Transport) import Salvo
 
 /// A call a ``FiringSpy`` saw fired.
 public struct FiredCall: Sendable, CustomStringConvertible {

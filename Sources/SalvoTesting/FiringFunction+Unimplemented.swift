@@ -1,5 +1,5 @@
 import Foundation
-import Salvo
+@_spi(Transport) import Salvo
 #if canImport(Testing)
 import Testing
 #endif

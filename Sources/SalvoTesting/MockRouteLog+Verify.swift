@@ -1,4 +1,4 @@
-import Salvo
+@_spi(Transport) import Salvo
 #if canImport(Testing)
 import Testing
 #endif

@@ -1,5 +1,5 @@
 import Foundation
-import Salvo
+@_spi(Transport) import Salvo
 
 /// One handler call a responder received, as a value a test can compare.
 ///

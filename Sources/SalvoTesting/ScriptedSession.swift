@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Salvo
+@_spi(Transport) import Salvo
 
 /// A `NetworkSession` that records every request and answers each from a script: a status, a
 /// transport failure, or no answer at all until the call is cancelled.

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Salvo
+@_spi(Transport) import Salvo
 
 /// The task a ``ScriptedSession`` returns, for sessions of your own that answer later: it calls
 /// its completion at most once, and cancelling it before then answers `URLError(.cancelled)`, as a

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Salvo
+@_spi(Transport) import Salvo
 
 /// What one ``URLProtocolStub`` answers with, and the requests it saw.
 final class StubState: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Salvo
+@_spi(Transport) import Salvo
 
 /// A `NetworkClock` that only moves when the test says so: retry back-off and mock latency
 /// wait until ``advance(by:)``, so a test of a 30-second back-off runs in microseconds and in a

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Salvo
+@_spi(Transport) import Salvo
 
 /// Stubs answers for tests that must go through a real `URLSession` (its `URLProtocol` loading,
 /// request canonicalization, redirects off the table), without a server.

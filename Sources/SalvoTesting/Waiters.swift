@@ -1,5 +1,5 @@
 import Foundation
-import Salvo
+@_spi(Transport) import Salvo
 
 /// Lets async code wait, with a time limit, for a condition another thread makes true.
 ///

@@ -14,14 +14,14 @@ public struct NetworkResponse: Sendable {
     public let metrics: [AttemptMetrics]
 
     /// A response from its parts.
-    public init(data: Data, head: ResponseHead?, metrics: [AttemptMetrics] = []) {
+    @_spi(Transport) public init(data: Data, head: ResponseHead?, metrics: [AttemptMetrics] = []) {
         self.data = data
         self.head = head
         self.metrics = metrics
     }
 
     /// A response from its parts, with the response as Foundation reported it.
-    public init(data: Data, response: URLResponse?) {
+    @_spi(Transport) public init(data: Data, response: URLResponse?) {
         self.init(data: data, head: response.flatMap(ResponseHead.init))
     }
 

@@ -18,7 +18,7 @@ public struct TypedResponse<Value> {
     public let response: NetworkResponse
 
     /// A typed response from its parts.
-    public init(value: Value, response: NetworkResponse) {
+    @_spi(Transport) public init(value: Value, response: NetworkResponse) {
         self.value = value
         self.response = response
     }

@@ -57,17 +57,17 @@ public struct ResponseProblem: Sendable, CustomStringConvertible {
     }
 
     /// Describes a response whose status is not accepted, from its parts.
-    public init(statusCode: Int, url: URL?, body: Data?, headers: HTTPHeaders = [:]) {
+    @_spi(Transport) public init(statusCode: Int, url: URL?, body: Data?, headers: HTTPHeaders = [:]) {
         self.init("status \(statusCode) is not accepted", statusCode: statusCode, url: url, headers: headers, body: body)
     }
 
     /// The problem of a status the call does not accept, read from the response `head`.
-    public init(head: ResponseHead, body: Data?) {
+    @_spi(Transport) public init(head: ResponseHead, body: Data?) {
         self.init(statusCode: head.statusCode, url: head.url, body: body, headers: head.headers)
     }
 
     /// Describes a response whose status is not accepted, with its `body`.
-    public init(response: HTTPURLResponse, body: Data?) {
+    @_spi(Transport) public init(response: HTTPURLResponse, body: Data?) {
         self.init(statusCode: response.statusCode, url: response.url, body: body, headers: HTTPHeaders(response))
     }
 

@@ -26,7 +26,7 @@ public struct AttemptOutcome: Sendable {
     public var metrics: [AttemptMetrics] = []
 
     /// An outcome from its parts.
-    public init(
+    @_spi(Transport) public init(
         request: URLRequest?,
         head: ResponseHead?,
         data: Data? = nil,
@@ -41,7 +41,7 @@ public struct AttemptOutcome: Sendable {
     }
 
     /// An outcome from its parts, with the response as Foundation reported it.
-    public init(
+    @_spi(Transport) public init(
         request: URLRequest?,
         response: URLResponse? = nil,
         data: Data? = nil,

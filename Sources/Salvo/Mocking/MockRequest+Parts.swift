@@ -21,7 +21,7 @@ extension MockRequest {
 
         /// A part with these headers and content; ``name`` and ``fileName`` are read from its
         /// `Content-Disposition`.
-        public init(headers: HTTPHeaders, body: Data) {
+        @_spi(Transport) public init(headers: HTTPHeaders, body: Data) {
             self.headers = headers
             self.body = body
             let disposition = headers["Content-Disposition"] ?? ""

@@ -49,7 +49,7 @@ public struct MockSession: NetworkSession {
 
     /// Answers `request`: at once, before returning, when the conditions add no delay and the
     /// body arrives whole; otherwise on the clock, without blocking a thread.
-    public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+    @_spi(Transport) public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         start(request, answering: answer(MockRequest(request)), receiver: receiver)
     }
 

@@ -21,8 +21,9 @@ public struct LoadedPage: Sendable {
     /// ``Page/hasMore`` of this page.
     public let hasMore: Bool?
 
-    /// A description of a loaded page; the pager builds these, tests of custom strategies may too.
-    public init<Item>(page: Page<Item>, index: Int, itemsBefore: Int, call: NetCall, baseCall: NetCall, response: NetworkResponse) {
+    /// A description of a loaded page; the pager builds these, tests of custom strategies may too
+    /// (`@_spi(Transport) import Salvo`).
+    @_spi(Transport) public init<Item>(page: Page<Item>, index: Int, itemsBefore: Int, call: NetCall, baseCall: NetCall, response: NetworkResponse) {
         self.baseCall = baseCall
         self.call = call
         self.index = index

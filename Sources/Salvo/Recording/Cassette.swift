@@ -73,7 +73,7 @@ public struct Cassette: NetworkSession {
     }
 
     /// Answers `request` as ``mode`` says: from its fixture, or through ``base``, recording it or not.
-    public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+    @_spi(Transport) public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         if let modeProblem {
             return replayer.start(request, answering: MockResponse(.problem(reason: FixtureFile.reason(of: modeProblem), part: .fixture)), receiver: receiver)
         }

@@ -37,7 +37,7 @@ public struct RecordingSession: NetworkSession {
     /// streams; its fixture keeps the chunks' sizes and times. An exchange that repeats is kept
     /// occurrence by occurrence, in order (`….json`, `….2.json`, …), and replay answers them in
     /// the same order.
-    public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+    @_spi(Transport) public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         let name = FixtureName.fileName(for: request, options: options)
         let destination = FixtureRecorder.Destination(
             request: request, name: name, occurrence: occurrences.next(for: name), folder: folder, options: options

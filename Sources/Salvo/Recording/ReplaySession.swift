@@ -41,7 +41,7 @@ public struct ReplaySession: NetworkSession {
     /// Answers `request` from its fixture; the n-th identical request gets the n-th recorded
     /// occurrence, or the last one recorded when there are fewer. A recorded stream arrives in
     /// its recorded chunks, at their recorded times.
-    public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+    @_spi(Transport) public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         let name = FixtureName.fileName(for: request, options: options)
         let answer = Self.answer(request, named: name, occurrence: occurrences.next(for: name), folder: folder, options: options)
         return mock.start(request, answering: answer, receiver: receiver)

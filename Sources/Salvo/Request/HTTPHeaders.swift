@@ -44,7 +44,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     }
 
     /// The response's header fields.
-    public init(_ response: HTTPURLResponse) {
+    @_spi(Transport) public init(_ response: HTTPURLResponse) {
         self.init(response.allHeaderFields.compactMap { key, value in
             (key as? String).map { ($0, "\(value)") }
         })

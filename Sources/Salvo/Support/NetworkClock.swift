@@ -22,7 +22,7 @@ public struct NetworkClock: Sendable {
     ///   - sleep: waits `seconds` on this clock.
     ///   - now: seconds on this clock's own time line, which only moves forward; only differences
     ///     between two readings mean anything. The system's uptime by default.
-    public init(
+    @_spi(Transport) public init(
         sleep: @escaping @Sendable (_ seconds: TimeInterval) async throws -> Void,
         now: @escaping @Sendable () -> TimeInterval = NetworkClock.uptime
     ) {
@@ -34,13 +34,13 @@ public struct NetworkClock: Sendable {
     /// can neither trap nor stall a call; a zero or invalid duration returns at once.
     ///
     /// - Throws: `CancellationError` when the task is cancelled while waiting.
-    public func sleep(for seconds: TimeInterval) async throws {
+    @_spi(Transport) public func sleep(for seconds: TimeInterval) async throws {
         guard seconds.isFinite, seconds > 0 else { return }
         try await body(min(seconds, 3_600))
     }
 
     /// Seconds on this clock's time line: compare two readings, never a reading with a date.
-    public func now() -> TimeInterval {
+    @_spi(Transport) public func now() -> TimeInterval {
         currentTime()
     }
 
@@ -54,7 +54,7 @@ public struct NetworkClock: Sendable {
     public static let immediate = NetworkClock { _ in try Task.checkCancellation() }
 
     /// Seconds since the system started (`DispatchTime`), the time line of ``live`` and ``immediate``.
-    @Sendable public static func uptime() -> TimeInterval {
+    @_spi(Transport) @Sendable public static func uptime() -> TimeInterval {
         TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000
     }
 }

@@ -8,12 +8,16 @@ import FoundationNetworking
 ///
 /// A session implements one of two methods; each has a default made from the other:
 ///
-/// - ``start(_:receiver:)`` reports an exchange as it happens: the response head as soon as it is
+/// - `start(_:receiver:)` reports an exchange as it happens: the response head as soon as it is
 ///   known, then the body in chunks, then the end. Streams, progress and head-first decisions
 ///   need it; Salvo always fires through it.
 /// - ``start(_:completion:)`` reports the whole exchange at once, as `URLSession`'s completion
 ///   handlers do. A fake that implements only this keeps working: its answer reaches a receiver
 ///   as a head, one chunk and the end.
+///
+/// Writing a session is transport API: a type that conforms imports Salvo with
+/// `@_spi(Transport) import Salvo`, which also brings `ResponseReceiver` and `ResponseHead`'s
+/// initializers. Passing a session to ``FiringFunction/session(_:clock:)`` needs no such import.
 ///
 /// ```swift
 /// struct TickerSession: NetworkSession {
@@ -29,11 +33,11 @@ import FoundationNetworking
 /// ```
 public protocol NetworkSession: Sendable {
     /// Starts sending `request` and reports the exchange to `receiver` as it happens: at most one
-    /// head, then body chunks, then exactly one ``ResponseReceiver/finish(_:)``.
+    /// head, then body chunks, then exactly one `ResponseReceiver/finish(_:)`.
     ///
     /// After the returned task is cancelled the session still finishes (with `URLError(.cancelled)`
     /// unless it already had); Salvo ignores what arrives after it cancelled.
-    func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask
+    @_spi(Transport) func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask
 
     /// Starts sending `request` and calls `completion` exactly once with the whole exchange.
     ///
@@ -47,7 +51,7 @@ public protocol NetworkSession: Sendable {
 
 extension NetworkSession {
     /// Reports the whole exchange from ``start(_:completion:)`` as a head, one chunk and the end.
-    public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+    @_spi(Transport) public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         if let collector = receiver as? WholeBodyCollector {
             // The other default made this receiver: the session implements neither method.
             collector.finish(NetworkError.incompleteSetup(SetupProblem(
@@ -63,7 +67,7 @@ extension NetworkSession {
         }
     }
 
-    /// Collects what ``start(_:receiver:)`` reports and hands it to `completion` whole.
+    /// Collects what `start(_:receiver:)` reports and hands it to `completion` whole.
     public func start(
         _ request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
@@ -83,12 +87,12 @@ extension URLSessionTask: NetworkSessionTask {}
 /// The task of an exchange that has already ended: cancelling it does nothing.
 ///
 /// Return it from a session that reported everything before returning.
-public struct FinishedSessionTask: NetworkSessionTask {
+@_spi(Transport) public struct FinishedSessionTask: NetworkSessionTask {
     /// A task with nothing left to stop.
-    public init() {}
+    @_spi(Transport) public init() {}
 
     /// Does nothing: the exchange has ended.
-    public func cancel() {}
+    @_spi(Transport) public func cancel() {}
 }
 
 /// The receiver behind the default ``NetworkSession/start(_:completion:)``: collects the head and

@@ -112,7 +112,7 @@ extension URLRequest {
     /// - Throws: `URLError(.httpTooManyRedirects)` when 20 redirects were already followed;
     ///   `URLError(.requestBodyStreamExhausted)` when the body must go again but is an
     ///   `InputStream` that cannot start over (as `URLSession` fails such a redirect).
-    public func redirected(
+    @_spi(Transport) public func redirected(
         by response: HTTPURLResponse,
         redirectCount: Int,
         credentialHeaders: Set<String> = []
@@ -127,7 +127,7 @@ extension URLRequest {
     /// The request to send next when the response with `head` redirects this one, by the rules
     /// of ``redirected(by:redirectCount:credentialHeaders:)-(HTTPURLResponse,_,_)``: for a
     /// transport that parses the head itself.
-    public func redirected(
+    @_spi(Transport) public func redirected(
         by head: ResponseHead,
         redirectCount: Int,
         credentialHeaders: Set<String> = []

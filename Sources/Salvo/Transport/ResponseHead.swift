@@ -6,17 +6,19 @@ import FoundationNetworking
 /// The head of a response: its status, its header fields and the URL that answered, known before
 /// the body.
 ///
-/// A session reports one to its ``ResponseReceiver``. `URLSession` already has an
-/// `HTTPURLResponse` and hands that over (``init(_:)``); a transport that parses HTTP itself
+/// A session reports one to its `ResponseReceiver`. `URLSession` already has an
+/// `HTTPURLResponse` and hands that over (`init(_:)`); a transport that parses HTTP itself
 /// (the mock, replay, an AsyncHTTPClient transport) builds the head from its fields
-/// (``init(statusCode:headers:url:)``) and never pays for an `HTTPURLResponse` nobody reads:
+/// (`init(statusCode:headers:url:)`) and never pays for an `HTTPURLResponse` nobody reads:
 /// ``urlResponse`` builds one on first use. On Linux that initializer costs about as much as the
 /// rest of a request's handling in Salvo (Docs/ServerSide.md).
 ///
+/// Its initializers are transport API (`@_spi(Transport) import Salvo`); an app reads a head:
+///
 /// ```swift
-/// let head = ResponseHead(statusCode: 200, headers: ["Content-Type": "application/json"], url: url)
-/// head.statusCode                          // 200
-/// head.headers["content-type"]             // "application/json"
+/// let head = try await call.response().head
+/// head?.statusCode                         // 200
+/// head?.headers["content-type"]            // "application/json"
 /// ```
 public struct ResponseHead: Sendable {
     /// Where the fields come from, and the Foundation response once there is one: one allocation
@@ -37,7 +39,7 @@ public struct ResponseHead: Sendable {
     private let content: Locked<Content>
 
     /// A head from header fields a transport parsed.
-    public init(statusCode: Int, headers: HTTPHeaders = [:], url: URL) {
+    @_spi(Transport) public init(statusCode: Int, headers: HTTPHeaders = [:], url: URL) {
         self.init(statusCode: statusCode, fields: headers.fields, url: url)
     }
 
@@ -46,7 +48,7 @@ public struct ResponseHead: Sendable {
     /// Nothing is copied or compared until a field is read: ``headers`` and
     /// ``value(forField:)`` give a repeated field once, its values joined with `", "` (RFC 9110
     /// §5.3) under the first spelling of its name, as `URLSession` reports it.
-    public init(statusCode: Int, fields: [HTTPHeaders.Field], url: URL) {
+    @_spi(Transport) public init(statusCode: Int, fields: [HTTPHeaders.Field], url: URL) {
         self.statusCode = statusCode
         self.url = url
         isParsed = true
@@ -56,7 +58,7 @@ public struct ResponseHead: Sendable {
     /// The head of a response Foundation reported; `nil` when it has no URL.
     ///
     /// ``urlResponse`` is `response` itself.
-    public init?(_ response: URLResponse) {
+    @_spi(Transport) public init?(_ response: URLResponse) {
         guard let url = response.url else { return nil }
         self.url = url
         statusCode = (response as? HTTPURLResponse)?.statusCode ?? 200
@@ -72,7 +74,7 @@ public struct ResponseHead: Sendable {
     }
 
     /// The value of the field named `name`, in any case.
-    public func value(forField name: String) -> String? {
+    @_spi(Transport) public func value(forField name: String) -> String? {
         let (fields, response) = content.withLock { ($0.fields, $0.response) }
         if isParsed { return Self.value(of: name, in: fields) }
         return (response as? HTTPURLResponse)?.value(forHTTPHeaderField: name)

@@ -15,7 +15,7 @@ import FoundationNetworking
 /// A session that has a Foundation `URLResponse` hands it over as it is
 /// (``receive(_:)-(URLResponse)``); one that parses HTTP itself hands over a ``ResponseHead``
 /// made from the fields, and no `HTTPURLResponse` is built unless somebody asks for it.
-public protocol ResponseReceiver: AnyObject, Sendable {
+@_spi(Transport) public protocol ResponseReceiver: AnyObject, Sendable {
     /// Whether the body is read as it arrives (a stream), so a session should report chunks as
     /// they come rather than after the whole body; `false` lets it collect the body first.
     var readsBodyAsItArrives: Bool { get }
@@ -46,19 +46,19 @@ public protocol ResponseReceiver: AnyObject, Sendable {
 
 extension ResponseReceiver {
     /// `false`: the body may be collected before it is reported.
-    public var readsBodyAsItArrives: Bool { false }
+    @_spi(Transport) public var readsBodyAsItArrives: Bool { false }
 
     /// None: only the headers every request protects.
-    public var credentialHeaders: Set<String> { [] }
+    @_spi(Transport) public var credentialHeaders: Set<String> { [] }
 
     /// Receives the response head as Foundation reported it; a response without a URL is no head.
-    public func receive(_ head: URLResponse) {
+    @_spi(Transport) public func receive(_ head: URLResponse) {
         if let head = ResponseHead(head) { receive(head) }
     }
 
     /// Ignores upload progress.
-    public func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {}
+    @_spi(Transport) public func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {}
 
     /// Ignores redirects.
-    public func didFollowRedirect() {}
+    @_spi(Transport) public func didFollowRedirect() {}
 }

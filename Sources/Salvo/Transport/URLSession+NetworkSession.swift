@@ -12,7 +12,7 @@ extension URLSession: NetworkSession {
     /// delegate still decides on the redirect. On Linux a 401 challenge completes, a redirect keeps
     /// the request body and an explicit `Cookie` header is not replaced by stored cookies (see
     /// Docs/Linux.md).
-    public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+    @_spi(Transport) public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         #if canImport(FoundationNetworking)
         return LinuxTransfer.start(request, on: self, reportingTo: receiver)
         #else
@@ -40,7 +40,7 @@ extension URLSession: NetworkSession {
     }
 
     /// Starts a data task for `request` and calls `completion` with what came back, with the same
-    /// redirect and Linux repairs as ``start(_:receiver:)``.
+    /// redirect and Linux repairs as `start(_:receiver:)`.
     public func start(
         _ request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void

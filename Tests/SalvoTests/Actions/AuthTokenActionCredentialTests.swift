@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// The header an ``AuthTokenAction`` sets is a credential of the calls that run the action, and of
 /// those only: dropped when their redirect leaves the origin, hidden in their logs and cURL output.

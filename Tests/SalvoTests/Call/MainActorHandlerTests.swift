@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import Salvo
+@_spi(Transport) import Salvo
 
 /// A Swift 6 view model, isolated to the main actor, attaching its methods as handlers directly:
 /// no `MainActor.assumeIsolated`, no `@unchecked Sendable`, no data-race diagnostics.

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import Salvo
+@_spi(Transport) import Salvo
 
 // The code in Docs/Actions.md, kept here so it cannot rot. Namespaced so that its names do not
 // clash with other guides' samples.

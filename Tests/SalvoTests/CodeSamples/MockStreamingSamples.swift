@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import Salvo
+@_spi(Transport) import Salvo
 
 // The code in the streaming, bandwidth and recorded-stream sections of Docs/Mocking.md, kept here
 // so it cannot rot.

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Salvo
+@_spi(Transport) import Salvo
 import Testing
 
 // The example in `URLRequest.redirected(by:redirectCount:credentialHeaders:)`'s documentation, kept here so it cannot rot.

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import Salvo
+@_spi(Transport) import Salvo
 
 // The stream code in Docs/Streaming.md, kept here so it cannot rot.
 enum StreamingGuide {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import Salvo
+@_spi(Transport) import Salvo
 import SalvoDemoKit
 
 /// The demo's configured calls fire the same way offline (shipped fixtures) and live (loopback server).

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// How `curl` output and logs show multipart and file bodies: by parts and paths, secrets hidden.
 @Suite struct StreamedBodyDescriptionTests {

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import SalvoTesting
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// The three "nothing was sent" cases say whose fix it is, and responders hear no response for any.
 @Suite struct ErrorCasesTests {

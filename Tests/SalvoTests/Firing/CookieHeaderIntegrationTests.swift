@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// An endpoint's explicit `Cookie` header reaches the server as written, also once the session has
 /// stored cookies for the host (Linux URLSession replaced it; Docs/Linux.md).

@@ -2,7 +2,7 @@
 import Foundation
 import FoundationNetworking
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// What Linux `URLSession`'s transport changes in a request before corelibs sees it.
 @Suite struct LinuxTransferTests {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 @Suite struct RedirectGuardTests {
     @Test(arguments: ["Authorization", "authorization", "COOKIE", "Proxy-Authorization"])

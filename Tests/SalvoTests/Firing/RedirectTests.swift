@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// `URLRequest.redirected(by:redirectCount:credentialHeaders:)`: the one rule set Linux `URLSession`, the mock
 /// session and other transports follow redirects by.

@@ -2,7 +2,7 @@
 import Foundation
 import FoundationNetworking
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// Which session a request with its own `Cookie` header is started on (Linux only: corelibs
 /// replaces that header with stored cookies unless the session's `httpShouldSetCookies` is off).

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 import SalvoTesting
 
 /// Item 2 of issue 15: routes that match on body, headers and query, and unmatched requests

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import Salvo
+@_spi(Transport) import Salvo
 
 /// The parts a mock route reads from a multipart call are the parts a real server parses from it:
 /// one form fired at the loopback server's `/upload/multipart` echo and through mock firing.

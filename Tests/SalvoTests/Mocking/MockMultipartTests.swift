@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import Salvo
+@_spi(Transport) import Salvo
 
 /// A mock request's multipart form read part by part, and routes that match on its parts.
 @Suite struct MockMultipartTests {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 extension PagedList {
     /// The mock paging a server of this list's kind does, as ``MockRoute/pages(_:of:paging:body:encoder:)`` serves it.

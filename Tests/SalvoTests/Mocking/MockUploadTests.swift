@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import Salvo
+@_spi(Transport) import Salvo
 
 /// Mock routes see streamed request bodies (multipart forms, files) as a server would.
 @Suite struct MockUploadTests {

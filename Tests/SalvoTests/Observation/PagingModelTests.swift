@@ -1,7 +1,7 @@
 import Foundation
 import Observation
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 import SalvoObservation
 
 /// The `@Observable` paging model, observed with `withObservationTracking` as SwiftUI observes it.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// Races between loads, refreshes, cancellation and many callers; CI also runs it under TSan.
 @Suite struct PagerConcurrencyTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// The same pager, unchanged, over Salvo's mock firing and over record then replay.
 @Suite struct PagerFiringModesTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// `loadAll(maxPages:)` against the in-process list server.
 @Suite struct PagerLoadAllTests {

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 @Suite struct PagerObservationTests {
     @Test func stateStreamStartsWithTheCurrentStateAndEndsWithTheLoadedOne() async throws {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// The pager driven by mock firing: a fake `NetworkSession` serving the lists in process.
 @Suite struct PagerTests {

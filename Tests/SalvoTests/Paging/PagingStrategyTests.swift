@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 @Suite struct PagingStrategyTests {
     private let base = NetCall(server: ServerConfig(host: "api.test", basePath: "v1"), endpoint: .get("/items", query: ["q": "swift"]))

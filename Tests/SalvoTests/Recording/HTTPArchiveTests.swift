@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 import SalvoTesting
 
 /// Item 6 of issue 15: HAR 1.2 captures become fixtures, and fixtures export as HAR, redacted.

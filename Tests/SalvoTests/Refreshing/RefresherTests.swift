@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 @Suite struct RefresherTests {
     private struct Counter: Decodable, Sendable { let page: Int }

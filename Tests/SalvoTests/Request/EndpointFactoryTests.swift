@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// Every method factory takes the same query and headers; bodies where a method carries one.
 @Suite struct EndpointFactoryTests {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// IPv6 literals are RFC 4291 text; a host that only looks like one is refused with the likely fix.
 @Suite struct IPv6AddressTests {

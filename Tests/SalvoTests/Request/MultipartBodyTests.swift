@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// The `multipart/form-data` encoding (RFC 7578) and the file bodies, byte for byte, without a server.
 @Suite struct MultipartBodyTests {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 @Suite struct RequestBuildingTests {
     let server = ServerConfig(host: "api.example.com", basePath: "api/v1", defaultHeaders: ["Accept": "application/json", "X-Client": "salvo"], defaultQuery: [URLQueryItem(name: "key", value: "k")])

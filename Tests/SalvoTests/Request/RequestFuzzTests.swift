@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// Generated hostile input: building never crashes, every refusal is an `invalidRequest` with a
 /// message, and nothing accepted puts CR, LF or NUL on the wire — checked by the loopback server.

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import Salvo
+@_spi(Transport) import Salvo
 import SalvoTesting
 
 /// What a server sets for every call made with it: the firing function and whether endpoints

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// The bounded buffer between a stream and its reader.
 @Suite(.leavesNoSpillFiles) struct BodyBufferTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 @Suite struct LineSplitterTests {
     /// A body and the lines it splits into: complete lines, then what `finish()` hands back.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// The waits a ``ReconnectionPolicy`` gives before each reconnection.
 @Suite struct ReconnectionPolicyTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// `bytes()` over a scripted streaming session.
 @Suite struct ResponseBytesTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

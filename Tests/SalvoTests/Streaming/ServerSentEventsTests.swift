@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import SalvoTesting
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// Builds the body and headers of one list page, the way `loopback_server.py` does.
 struct ListResponder {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 @Suite struct LockedTests {
     @Test func concurrentUpdatesAreNeverLost() async {

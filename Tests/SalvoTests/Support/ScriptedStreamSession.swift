@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// A `NetworkSession` that streams: it plays one scripted exchange per request through
 /// `start(_:receiver:)` — head, chunks, end — and records the requests and cancellations.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// Ways to cut a body into chunks, so a streaming parser can be checked against every one.
 enum Chunking {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import Salvo
+@_spi(Transport) import Salvo
 import SalvoTesting
 
 /// Item 5 of issue 15: each test gets its own cassette from a trait.

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import Salvo
+@_spi(Transport) import Salvo
 import SalvoTesting
 
 /// Item 3 of issue 15: how often each route was hit, with which requests, which were never used,

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 import SalvoTesting
 
 /// Time under test control: retry back-off and mock latency wait for the test, not the wall clock.

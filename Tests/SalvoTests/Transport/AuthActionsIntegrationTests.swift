@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// Auth token and single-flight refresh against the loopback server's `/auth/<key>/…` routes.
 @Suite struct AuthActionsIntegrationTests {

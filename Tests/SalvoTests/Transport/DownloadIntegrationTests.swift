@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// `download(to:)` against the loopback server: whole files, and nothing partial ever at the destination.
 @Suite struct DownloadIntegrationTests {

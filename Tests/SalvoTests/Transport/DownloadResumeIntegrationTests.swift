@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// Resumable downloads, download progress, and servers that die mid-transfer, against the
 /// loopback server's `/stream/file` (ETag, `Range`, `If-Range`, cut connections) and `/upload`.

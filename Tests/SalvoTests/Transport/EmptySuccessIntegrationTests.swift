@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// Successful responses without a body (204, 205, HEAD, an empty 200) from the loopback server's
 /// `/empty/<status>` route, which sends a `Content-Type` along as httpbin's `/status/204` does,

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// Dot segments, injected methods, look-alike hosts and GET bodies against the real loopback server:
 /// what arrives is exactly one segment, and what is refused never arrives at all.

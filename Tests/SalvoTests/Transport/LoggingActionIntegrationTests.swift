@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// Logging and cURL output for real requests: readable, and free of secrets.
 @Suite struct LoggingActionIntegrationTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// The pager firing real requests over each transport at the loopback server's `/list/<key>/…` routes.
 @Suite struct PagerIntegrationTests {

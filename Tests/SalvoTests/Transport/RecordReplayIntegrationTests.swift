@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 import SalvoTesting
 
 /// Records real exchanges with the loopback server over each transport, then replays them with a

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// Challenges and redirects over each transport, against the loopback server's `/challenge/…`,
 /// `/redirect` and `/redirects/…` routes: outcomes Linux `URLSession` loses unless Salvo repairs

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 @Suite struct ResponseHeadTests {
     private let url = URL(string: "https://api.example.com/users/1")!

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Salvo
+@_spi(Transport) import Salvo
 
 /// `lines()` and `jsonLines(of:)` over chunked text bodies from the loopback server.
 @Suite(.leavesNoSpillFiles) struct ResponseLinesIntegrationTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Salvo
+@_spi(Transport) import Salvo
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

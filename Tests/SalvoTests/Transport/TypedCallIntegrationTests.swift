@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// Typed calls firing real requests at the loopback server.
 @Suite struct TypedCallIntegrationTests {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// Multipart and file uploads over each transport against the loopback server's `/upload`
 /// routes, which parse and hash the body as it arrives and say what every attempt received.

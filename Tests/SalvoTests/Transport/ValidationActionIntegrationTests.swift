@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// Content-type validation per server and per endpoint against real responses.
 @Suite struct ValidationActionIntegrationTests {

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Salvo
+@_spi(Transport) import Salvo
 
 /// An experiment for Docs/Performance.md (benchmark 5): a `NetworkSession` over
 /// `URLSession.data(for:)` instead of a completion-handler data task.

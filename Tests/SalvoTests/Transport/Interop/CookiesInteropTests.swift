@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Salvo
+@_spi(Transport) import Salvo
 import Testing
 
 /// Cookies set by httpbin's `/cookies/set` (a `302` with `Set-Cookie` to `/cookies`), sent back,

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Salvo
+@_spi(Transport) import Salvo
 import Testing
 
 /// `download(to:)` against httpbin: `/bytes` saved whole, and `/range` resumed after a cancel.

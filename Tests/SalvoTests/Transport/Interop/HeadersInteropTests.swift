@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Salvo
+@_spi(Transport) import Salvo
 import Testing
 
 /// Response headers from `/response-headers`, request headers as `/headers` saw them, and

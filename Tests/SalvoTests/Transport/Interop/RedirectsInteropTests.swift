@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Salvo
+@_spi(Transport) import Salvo
 import Testing
 
 /// Every redirect code with every method and a body (`/redirect-to`), redirect chains and loops

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Salvo
+@_spi(Transport) import Salvo
 import Testing
 
 /// Slow responses: `/delay/n` (silent for n seconds, then the echo) and `/drip` (a body one byte

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Salvo
+@_spi(Transport) import Salvo
 import Testing
 
 /// Multipart and file uploads as httpbin's `/anything` (Werkzeug's form parser) reads them,

@@ -1,4 +1,4 @@
-import Salvo
+@_spi(Transport) import Salvo
 
 /// Reads `sequence` to its end, failing with `TimedOut` after `seconds`: every element, and the
 /// error it ended with (`nil` for a normal end).

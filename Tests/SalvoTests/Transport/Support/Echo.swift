@@ -1,5 +1,5 @@
 import Foundation
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// What the loopback server's `/echo` route saw: the request exactly as it arrived.
 struct Echo: Decodable, Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// The built-in strategies, each aimed at its route of the fake or loopback list server
 /// (`/list/<key>/pages|offset|cursor|link`) with pages of 10.

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import SalvoTesting
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// A ``ResponseReceiver`` that writes down every report a session makes, in order, with the test
 /// clock's time when it has one, and notes any report that breaks the receiver's contract

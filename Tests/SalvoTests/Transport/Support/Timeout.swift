@@ -1,5 +1,5 @@
 import Foundation
-import Salvo
+@_spi(Transport) import Salvo
 import Testing
 
 /// Runs `operation`, failing with `TimedOut` if it takes longer than `seconds`.

@@ -1,4 +1,4 @@
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// Lines collected from many threads, e.g. a logging sink or an action's trace.
 final class Transcript: Sendable {

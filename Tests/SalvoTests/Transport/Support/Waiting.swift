@@ -1,5 +1,5 @@
 import Foundation
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 import SalvoTesting
 
 /// A ``NetworkClock`` that never waits but remembers every wait asked of it.

@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 import NIOCore
 import NIOHTTPCompression
-import Salvo
+@_spi(Transport) import Salvo
 import Tracing
 
 /// A ``Salvo/NetworkSession`` that sends requests through AsyncHTTPClient, SwiftNIO's HTTP client:
@@ -140,7 +140,7 @@ public struct AsyncHTTPClientSession: NetworkSession {
     /// A body read whole is collected on the client's event loop; a streamed body (or one whose
     /// progress is reported) reaches `receiver` from a queue of the exchange's own, and the next
     /// part is read from the network only once `receiver` has taken the previous one.
-    public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+    @_spi(Transport) public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         Exchange.start(request, on: self, reportingTo: receiver)
     }
 

@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 import NIOConcurrencyHelpers
 import NIOCore
-import Salvo
+@_spi(Transport) import Salvo
 
 /// A request body written to AsyncHTTPClient part by part: bytes held in memory, or an
 /// `InputStream` (Salvo's multipart and file bodies, or any stream).

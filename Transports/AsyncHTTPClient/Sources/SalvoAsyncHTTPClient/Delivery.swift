@@ -5,7 +5,7 @@ import FoundationNetworking
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
-import Salvo
+@_spi(Transport) import Salvo
 
 /// How an exchange's events reach its ``Salvo/ResponseReceiver``, in order, each once.
 ///

@@ -6,7 +6,7 @@ import FoundationNetworking
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import Salvo
+@_spi(Transport) import Salvo
 
 /// One exchange through AsyncHTTPClient: the request, each redirect it follows (a hop, one
 /// AsyncHTTPClient task each), the idle timeout, cancellation, and the one end it reports.

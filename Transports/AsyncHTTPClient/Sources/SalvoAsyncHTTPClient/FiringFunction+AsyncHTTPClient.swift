@@ -1,4 +1,4 @@
-import Salvo
+@_spi(Transport) import Salvo
 
 extension FiringFunction {
     /// Fires through AsyncHTTPClient: every call given this firing function goes out through

@@ -1,6 +1,6 @@
 import Foundation
 import NIOHTTP1
-import Salvo
+@_spi(Transport) import Salvo
 
 extension ResponseHead {
     /// The head NIO parsed, for a request to `url`, its fields as sent: nothing is joined,

@@ -8,7 +8,7 @@ import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
-import Salvo
+@_spi(Transport) import Salvo
 
 /// AsyncHTTPClient's and SwiftNIO's errors as the `URLError` `URLSession` gives for the same
 /// failure, so that ``Salvo/NetworkError`` maps them as it maps `URLSession`'s; a request Salvo

@@ -4,7 +4,7 @@ import NIOCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 import SalvoAsyncHTTPClient
 import Testing
 

@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 import NIOConcurrencyHelpers
 import NIOPosix
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 import SalvoAsyncHTTPClient
 import Testing
 

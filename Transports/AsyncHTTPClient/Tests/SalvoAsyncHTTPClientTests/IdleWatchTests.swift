@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 @testable import SalvoAsyncHTTPClient
 import Testing
 

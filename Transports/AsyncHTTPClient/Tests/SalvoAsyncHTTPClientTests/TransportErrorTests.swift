@@ -6,7 +6,7 @@ import FoundationNetworking
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
-import Salvo
+@_spi(Transport) import Salvo
 @testable import SalvoAsyncHTTPClient
 import Testing
 
