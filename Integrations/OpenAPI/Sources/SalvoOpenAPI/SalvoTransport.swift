@@ -121,7 +121,7 @@ public struct SalvoTransport: ClientTransport {
         } catch {
             return try answer(from: error)
         }
-        let length = head.value(forField: "Content-Length").flatMap(Int64.init).map { HTTPBody.Length.known($0) } ?? .unknown
+        let length = head.headers["Content-Length"].flatMap(Int64.init).map { HTTPBody.Length.known($0) } ?? .unknown
         return (httpResponse(status: head.statusCode, headers: head.headers), HTTPBody(bytes, length: length, iterationBehavior: .single))
     }
 
