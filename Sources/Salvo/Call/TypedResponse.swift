@@ -31,4 +31,7 @@ public struct TypedResponse<Value: Sendable>: Sendable {
 
     /// The URL the response came from: after redirects, the last one.
     public var url: URL? { response.url }
+
+    /// Where the response came from and how old it is, when fired through a ``CachingSession``.
+    public var cacheStatus: CacheStatus? { response.cacheStatus }
 }
