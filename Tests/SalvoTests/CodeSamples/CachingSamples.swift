@@ -37,6 +37,17 @@ enum CachingGuide {
         call.firingFunction = .caching(in: cache, policy: CachePolicy.protocolRules.coalescing())
         return (response.cacheStatus?.source, banner)
     }
+
+    /// "Paging" (and Docs/Paging.md's "Cached pages"): the stored first page at once, then the server's.
+    static func cachedPager(cache: HTTPCache, origin: MockSession) async -> Pager<Book> {
+        var booksCall = NetCall(server: server, endpoint: .get("/books"))
+        booksCall.firingFunction = .caching(in: cache, policy: .offlineFirst)
+        booksCall.firingFunction = .caching(in: cache, policy: .offlineFirst, through: origin)
+        let pager = Pager(call: booksCall, strategy: .pageNumber(pageSize: 20), decoder: .array(), id: \Book.id)
+        await pager.showStoredFirstPageThenRefresh()
+        print(pager.state.cacheStatus?.source ?? .network)   // .revalidated (a 304), or .network
+        return pager
+    }
 }
 
 @Suite struct CachingSamplesTests {
@@ -46,5 +57,17 @@ enum CachingGuide {
         let (source, banner) = try await CachingGuide.turningItOn(cachesFolder: folder)
         #expect(source == .cache)
         #expect(banner.hasPrefix("Offline: showing what was loaded"))
+    }
+
+    @Test func theCachedPagerSampleShowsTheStoredPageThenTheServersAnswer() async throws {
+        let cache = HTTPCache()
+        let origin = MockSession { _ in MockResponse.json(CachingGuide.books).header("ETag", "\"b1\"") }
+        let opened = await CachingGuide.cachedPager(cache: cache, origin: origin)
+        #expect(opened.state.cacheStatus?.source == .network)
+        let reopened = await CachingGuide.cachedPager(cache: cache, origin: MockSession { request in
+            request.request.value(forHTTPHeaderField: "If-None-Match") == "\"b1\"" ? .status(304) : .status(500)
+        })
+        #expect(reopened.state.cacheStatus?.source == .revalidated)
+        #expect(reopened.items.map(\.title) == ["Dune"])
     }
 }
