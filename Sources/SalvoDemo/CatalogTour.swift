@@ -5,6 +5,8 @@ import SalvoDemoKit
 /// Fires the catalogue's calls and tells what happened. It knows no URL: only `CatalogAPI`.
 struct CatalogTour {
     let api: CatalogAPI
+    /// The catalogue's server as the cache step reaches it; that step takes it away.
+    let origin: SwitchableOrigin
     let say: @Sendable (String) -> Void
     /// Draws `line` over the previous one (a progress bar); `say` ends it.
     let redraw: @Sendable (String) -> Void
@@ -16,6 +18,7 @@ struct CatalogTour {
 
     func run() async throws(Stop) {
         try await pages()
+        try await serverGone()
         try await observedList()
         await bookThatDoesNotExist()
         await emptySearch()
@@ -87,6 +90,25 @@ struct CatalogTour {
         if let error = pager.error { throw Stop(message: "Could not refresh: \(error.localizedDescription)") }
         say("")
         say("Pull to refresh: page 1 reloaded and replaced the list → \(pager.items.count) books, first \"\(pager.items.first?.title ?? "-")\"")
+    }
+
+    /// The catalogue with the server gone: page 1 once through an offline-first cache, then the
+    /// server taken away and page 1 again, answered from the cache and flagged as such.
+    private func serverGone() async throws(Stop) {
+        var cached = api
+        cached.environment.firing = .caching(in: HTTPCache(store: .memory()), policy: .offlineFirst, through: origin)
+        say("")
+        do {
+            let online = try await cached.books(page: 1).response()
+            origin.isReachable = false
+            defer { origin.isReachable = true }
+            let offline = try await cached.books(page: 1).response()
+            say("Offline-first cache: page 1 came from the \(online.cacheStatus?.source.rawValue ?? "network") and was stored; then the server went away")
+            say("  and the catalogue was served from the cache (\(offline.cacheStatus?.description ?? "no cache status")): "
+                + "\(offline.value.items.count) books, first \"\(offline.value.items.first?.title ?? "-")\"")
+        } catch {
+            throw Stop(message: "The cache did not serve the catalogue with the server gone: \(error.localizedDescription)")
+        }
     }
 
     /// The same pager behind `PagingModel`, the `@Observable` model a SwiftUI list holds.

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Salvo
 import SalvoDemoKit
 
@@ -52,8 +55,10 @@ DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
 }
 
 write("Salvo demo: a book catalogue (\(origin))\n\n")
+// The server the cache step takes away: the fixtures offline, the live server otherwise.
+let server = SwitchableOrigin(wrapping: arguments.liveURL == nil ? CatalogEnvironment.offlineSession as any NetworkSession : URLSession.shared)
 do {
-    let tour = CatalogTour(api: CatalogAPI(environment: environment), say: { write($0 + "\n") }, redraw: { write("\r" + $0) })
+    let tour = CatalogTour(api: CatalogAPI(environment: environment), origin: server, say: { write($0 + "\n") }, redraw: { write("\r" + $0) })
     try await tour.run()
 } catch {
     let hint = arguments.liveURL == nil ? "" : "\nIs the server running? python3 Tests/SalvoTests/Transport/Support/Servers/loopback_server.py --port 8080 --no-stdin-watch"

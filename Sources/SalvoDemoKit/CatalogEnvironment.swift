@@ -17,6 +17,11 @@ public struct CatalogEnvironment: Sendable {
         )
     }
 
+    /// The session under ``offline`` without its simulated link: the shipped fixtures, replayed.
+    public static var offlineSession: ReplaySession {
+        ReplaySession(from: fixtures, options: fixtureOptions)
+    }
+
     /// The offline link's speed, in bytes a second: 256 KiB/s, under a second for the demo's cover.
     public static let offlineBandwidth: ClosedRange<Double> = 262_144...262_144
 

@@ -41,12 +41,18 @@ do {
     let isUploadMemorySelected = selected(TransferMemory.uploadName(byteCount: options.transferBytes), options)
     let isTransferSelected = isDownloadSelected || isUploadSelected || isDownloadMemorySelected || isUploadMemorySelected
     var server: LoopbackServer?
-    if Comparisons.httpNames.contains(where: { selected($0, options) }) || isStreamingSelected || isStreamingMemorySelected || isTransferSelected {
+    let isCacheSelected = Comparisons.cacheNames.contains { selected($0, options) }
+    if isCacheSelected || Comparisons.httpNames.contains(where: { selected($0, options) }) || isStreamingSelected || isStreamingMemorySelected || isTransferSelected {
         server = try LoopbackServer()
     }
     if let server, Comparisons.httpNames.contains(where: { selected($0, options) }) {
         comparisons += try Comparisons.http(server: server, requests: options.requests, concurrencies: Comparisons.httpConcurrencies)
             .filter { selected($0.name, options) }
+    }
+    let cacheFiring = try server.flatMap { isCacheSelected ? try CacheFiring(baseURL: $0.baseURL) : nil }
+    defer { cacheFiring?.removeFolder() }
+    if let cacheFiring {
+        comparisons += try await Comparisons.caching(cacheFiring, requests: options.requests).filter { selected($0.name, options) }
     }
     if let server, isStreamingSelected {
         comparisons.append(try await Comparisons.streaming(ByteStreaming(baseURL: server.baseURL, byteCount: options.streamBytes)))
@@ -105,6 +111,10 @@ do {
         print(try TransferMemory.report(TransferMemory.uploadProbes, server: server, byteCount: options.transferBytes, uploadFolder: uploadFiles.folder, runs: options.memoryRuns))
     }
     server?.stop()
+    if selected(CacheMemory.name, options) {
+        print("\n\(CacheMemory.name) (heap in use, glibc):\n")
+        print(try await CacheMemory.report())
+    }
     if selected("4 Pager, 1,000 pages, .object()", options) {
         print("\nMemory kept by a walk (benchmark 4):\n")
         print(try await PagingMemory.report(pageCounts: [250, 1_000]))

@@ -105,7 +105,7 @@ public struct LoggingAction: NetworkAction {
         return SecretValues(of: request, hiddenBy: redaction, includingBody: includesBodies).scrub(lines.joined(separator: "\n"))
     }
 
-    /// `← STATUS METHOD URL (duration, size)`, or `← failed …: reason`, and the optional detail lines.
+    /// `← STATUS METHOD URL (duration, size, cache status)`, or `← failed …: reason`, and the optional detail lines.
     func responseMessage(_ outcome: AttemptOutcome) -> String {
         let target = outcome.request.map(describe) ?? "(no request)"
         let duration = outcome.duration.map { "\(Int(($0 * 1_000).rounded())) ms" }
@@ -117,7 +117,9 @@ public struct LoggingAction: NetworkAction {
         }
         let body = outcome.data ?? Data()
         let size = outcome.isStreamedHead ? "streaming" : "\(body.count) B"
-        let facts = ([duration, size].compactMap { $0 } + measured).joined(separator: ", ")
+        // Where a cached response came from: `cache hit, age 12s`, `coalesced onto GET …`.
+        let cache = outcome.head?.cacheStatus?.description
+        let facts = ([duration, size, cache].compactMap { $0 } + measured).joined(separator: ", ")
         var lines = ["← \(http.statusCode) \(target) (\(facts))"]
         if let error = outcome.error {
             lines[0] += ": \(error.description)"

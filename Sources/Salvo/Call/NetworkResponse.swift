@@ -37,4 +37,8 @@ public struct NetworkResponse: Sendable {
 
     /// The HTTP header fields, empty for a non-HTTP response.
     public var headers: HTTPHeaders { head?.headers ?? [:] }
+
+    /// Where the response came from (network, cache, revalidated, stale after an error) and how
+    /// old it is, when it was fired through a ``CachingSession``; `nil` otherwise.
+    public var cacheStatus: CacheStatus? { head?.cacheStatus }
 }

@@ -34,6 +34,9 @@ public struct TypedResponse<Value> {
 
     /// What each attempt of the call measured; empty unless the server collects metrics.
     public var metrics: [AttemptMetrics] { response.metrics }
+
+    /// Where the response came from and how old it is, when fired through a ``CachingSession``.
+    public var cacheStatus: CacheStatus? { response.cacheStatus }
 }
 
 extension TypedResponse: Sendable where Value: Sendable {}

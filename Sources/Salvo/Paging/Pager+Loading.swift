@@ -24,6 +24,27 @@ extension Pager {
         await withCheckedContinuation { start(.refresh, waiter: $0) }
     }
 
+    /// Shows the first page the cache stored at once, however old, then refreshes it: the stored
+    /// items stay visible until the server answers, and are replaced by its answer. Returns when
+    /// the refresh has landed or failed.
+    ///
+    /// For a pager whose call fires through a cache (``FiringFunction/caching(in:policy:through:clock:)``):
+    /// the stored page is asked for with `Cache-Control: only-if-cached, max-stale`, so the
+    /// server is not contacted for it; ``PagingState/cacheStatus`` says how old it is. With
+    /// nothing stored, or items already loaded, only the refresh runs. The refresh revalidates
+    /// (`If-None-Match` / `If-Modified-Since`) when the server sent validators, so an unchanged
+    /// page costs a `304`. Without a cache, both loads reach the server.
+    ///
+    /// ```swift
+    /// booksCall.firingFunction = .caching(in: cache, policy: .offlineFirst)
+    /// let pager = Pager(call: booksCall, strategy: .pageNumber(pageSize: 20), decoder: .array(), id: \Book.id)
+    /// await pager.showStoredFirstPageThenRefresh()
+    /// ```
+    public func showStoredFirstPageThenRefresh() async {
+        await withCheckedContinuation { start(.storedFirstPage, waiter: $0) }
+        await refresh()
+    }
+
     /// Repeats the load that failed last: a refresh, or the next page where it failed.
     public func retry() async {
         let kind = loader.read { core, _ in core.lastFailure } ?? .nextPage
@@ -39,22 +60,30 @@ extension Pager {
 
     private func start(_ kind: PageLoad.Kind, waiter: CheckedContinuation<Void, Never>?) {
         loader.start(waiter: waiter) { core, inFlight in
-            if let inFlight, kind == .nextPage || inFlight.kind == .refresh {
+            if let inFlight, kind != .refresh || inFlight.kind == .refresh {
                 return .join
             }
-            let call: NetCall
+            var call: NetCall
             do throws(NetworkError) {
                 switch (kind, core.position) {
                 case (.refresh, _), (.nextPage, .start): call = try strategy.firstPage(of: self.call)
                 case (.nextPage, .next(let next)): call = next
                 case (.nextPage, .end): return .skip(isChanged: false)
+                case (.storedFirstPage, _):
+                    guard core.pageIndex == 0 else { return .skip(isChanged: false) }
+                    call = try strategy.firstPage(of: self.call)
+                    call.endpoint = call.endpoint.header("Cache-Control", "only-if-cached, max-stale")
+                }
+                if kind == .refresh, core.isCached, call.endpoint.headers["Cache-Control"] == nil {
+                    // A pull to refresh wants the server's word: revalidate what the cache holds.
+                    call.endpoint = call.endpoint.header("Cache-Control", "no-cache")
                 }
             } catch {
                 core.state.error = error
                 core.lastFailure = kind
                 return .skip(isChanged: true)
             }
-            let isFirst = kind == .refresh || core.pageIndex == 0
+            let isFirst = kind != .nextPage || core.pageIndex == 0
             core.state.isLoading = true
             core.state.isRefreshing = kind == .refresh
             return .load(PageLoad(
@@ -88,9 +117,16 @@ extension Pager {
                                     call: load.call, baseCall: self.call, response: response)
             return (page, Result { () throws(NetworkError) in try strategy.nextPage(after: loaded) })
         }
+        let cacheStatus = (try? decoded.get())?.1.cacheStatus
         loader.finish(id) { core, load in
             switch outcome {
-            case .success(let (page, next)): apply(page, next: next, of: load, to: &core)
+            case .success(let (page, next)):
+                apply(page, next: next, of: load, to: &core)
+                core.state.cacheStatus = cacheStatus
+                core.isCached = core.isCached || cacheStatus != nil
+            case .failure where load.kind == .storedFirstPage:
+                // Nothing stored (the cache's 504) is not an error: the refresh that follows loads the page.
+                break
             case .failure(let error):
                 core.state.error = error
                 core.lastFailure = load.kind

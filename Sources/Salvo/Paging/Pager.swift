@@ -150,6 +150,9 @@ extension Pager {
         var seenIDs: Set<AnyHashable> = []
         /// What the last load that failed was doing; `nil` after a success.
         var lastFailure: PageLoad.Kind?
+        /// Whether a page came through a cache (it had a ``CacheStatus``): a refresh then asks the
+        /// cache to revalidate (`Cache-Control: no-cache`) rather than answer from the store.
+        var isCached = false
 
         mutating func loadDidEnd() {
             state.isLoading = false
@@ -162,6 +165,8 @@ extension Pager {
         enum Kind {
             case nextPage
             case refresh
+            /// The first page as the cache stored it, however old, without asking the server.
+            case storedFirstPage
         }
 
         let kind: Kind

@@ -24,6 +24,12 @@ public struct PagingState<Item: Sendable>: Sendable {
     public var error: NetworkError?
     /// How many pages were loaded since the last refresh.
     public var pageCount: Int
+    /// Where the last page that landed came from and how old it is, when the pager's call fires
+    /// through a cache (``FiringFunction/caching(in:policy:through:clock:)``); `nil` otherwise.
+    ///
+    /// After ``Pager/showStoredFirstPageThenRefresh()`` showed a stored page it says `.cache`
+    /// and the page's age, then `.revalidated` or `.network` once the server answered.
+    public var cacheStatus: CacheStatus?
 
     /// A state from its parts; a new pager starts with the defaults (empty, more to load).
     public init(
@@ -32,7 +38,8 @@ public struct PagingState<Item: Sendable>: Sendable {
         isRefreshing: Bool = false,
         hasMore: Bool = true,
         error: NetworkError? = nil,
-        pageCount: Int = 0
+        pageCount: Int = 0,
+        cacheStatus: CacheStatus? = nil
     ) {
         self.items = items
         self.isLoading = isLoading
@@ -40,5 +47,6 @@ public struct PagingState<Item: Sendable>: Sendable {
         self.hasMore = hasMore
         self.error = error
         self.pageCount = pageCount
+        self.cacheStatus = cacheStatus
     }
 }

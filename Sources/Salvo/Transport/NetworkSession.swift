@@ -52,7 +52,7 @@ public protocol NetworkSession: Sendable {
 extension NetworkSession {
     /// Reports the whole exchange from ``start(_:completion:)`` as a head, one chunk and the end.
     @_spi(Transport) public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
-        if let collector = receiver as? WholeBodyCollector {
+        if let collector = receiver as? ExchangeCollector, collector.isCompletionDefault {
             // The other default made this receiver: the session implements neither method.
             collector.finish(NetworkError.incompleteSetup(SetupProblem(
                 .session,
@@ -72,7 +72,9 @@ extension NetworkSession {
         _ request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> any NetworkSessionTask {
-        start(request, receiver: WholeBodyCollector(completion))
+        start(request, receiver: ExchangeCollector(isCompletionDefault: true) { exchange in
+            completion(exchange.body, exchange.head?.urlResponse, exchange.error)
+        })
     }
 }
 
@@ -93,30 +95,4 @@ extension URLSessionTask: NetworkSessionTask {}
 
     /// Does nothing: the exchange has ended.
     @_spi(Transport) public func cancel() {}
-}
-
-/// The receiver behind the default ``NetworkSession/start(_:completion:)``: collects the head and
-/// body and calls the completion once at the end.
-final class WholeBodyCollector: ResponseReceiver {
-    private let completion: @Sendable (Data?, URLResponse?, (any Error)?) -> Void
-    private let state = Locked<(head: ResponseHead?, body: Data?)>((nil, nil))
-
-    init(_ completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) {
-        self.completion = completion
-    }
-
-    func receive(_ head: ResponseHead) {
-        state.withLock { $0.head = head }
-    }
-
-    func receive(_ chunk: Data) {
-        state.withLock { state in
-            if state.body == nil { state.body = chunk } else { state.body?.append(chunk) }
-        }
-    }
-
-    func finish(_ error: (any Error)?) {
-        let (head, body) = state.withLock { $0 }
-        completion(body ?? (head == nil ? nil : Data()), head?.urlResponse, error)
-    }
 }

@@ -37,6 +37,9 @@ public struct ResponseHead: Sendable {
     /// Whether the fields came from a transport rather than from Foundation's response.
     private let isParsed: Bool
     private let content: Locked<Content>
+    /// Where the response came from and how old it is, when a ``CachingSession`` delivered it;
+    /// `nil` from any other session.
+    public internal(set) var cacheStatus: CacheStatus?
 
     /// A head from header fields a transport parsed.
     @_spi(Transport) public init(statusCode: Int, headers: HTTPHeaders = [:], url: URL) {

@@ -45,7 +45,7 @@ extension URLSession: NetworkSession {
         _ request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> any NetworkSessionTask {
-        start(request, receiver: WholeBodyCollector(completion))
+        start(request, receiver: ExchangeCollector { completion($0.body, $0.head?.urlResponse, $0.error) })
     }
 }
 

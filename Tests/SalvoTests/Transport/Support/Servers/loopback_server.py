@@ -50,6 +50,8 @@ Routes (all methods unless noted; JSON bodies unless noted):
     /stream/...             streamed bodies (HTTP/1.1 chunked or long): byte patterns at any pace,
                             text and NDJSON lines, Server-Sent Events with drops, Last-Event-ID
                             resumption and per-key stats: see stream_routes.py
+    /cache/...              a cacheable resource per key with ETags, failures on demand and
+                            request counts: see cache_routes.py
     /upload/...             multipart and raw uploads of any size, parsed and hashed as they stream
                             in, with per-key failures and stats: see upload_routes.py
 Unknown routes answer 404, malformed parameters 400, never a crash.
@@ -78,6 +80,7 @@ import redirect_routes  # noqa: E402  (redirect loops, /redirects/...)
 import empty_routes  # noqa: E402  (2xx with a Content-Type and no body, /empty/...)
 import relative_routes  # noqa: E402  (a list with page-relative next links, /relative/...)
 import stream_routes  # noqa: E402  (chunked and long bodies, lines, Server-Sent Events, /stream/...)
+import cache_routes  # noqa: E402  (a cacheable resource with ETags and failures, /cache/...)
 import upload_routes  # noqa: E402  (multipart and raw uploads read as they stream in, /upload/...)
 
 MAX_BODY = 64 * 1024 * 1024
@@ -422,6 +425,8 @@ class Handler(BaseHTTPRequestHandler):
         if head == "empty" and empty_routes.handle(self, rest, query):
             return None
         if head == "relative" and relative_routes.handle(self, rest, query, int_param):
+            return None
+        if head == "cache" and cache_routes.handle(self, rest, query, delay_param):
             return None
         if head == "stream" and stream_routes.handle(self, rest, query, int_param, delay_param):
             return None

@@ -1,0 +1,56 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a stored response is filed under: whose it is (the credentials' partition), the method
+/// and the URL (RFC 9111 §2's primary key, per user).
+///
+/// The partition is a digest of the request's credential fields (`Authorization`,
+/// `Proxy-Authorization`, `Cookie`, and the fields an ``AuthTokenAction`` sets), so a changed
+/// credential never sees another's entries and no credential is kept in plain text.
+struct CacheKey: Sendable, Hashable {
+    /// The partition of requests without credentials.
+    static let anonymous = "anonymous"
+
+    /// ``anonymous``, or the first 32 hex digits of the SHA-256 of the credential fields.
+    let partition: String
+    /// The request method, uppercased.
+    let method: String
+    /// The request URL, absolute.
+    let url: String
+
+    /// The key of `request`, partitioned by its credential fields: the common ones and `credentialHeaders`.
+    init(_ request: URLRequest, credentialHeaders: Set<String>) {
+        method = (request.httpMethod ?? "GET").uppercased()
+        url = request.url?.absoluteString ?? ""
+        partition = Self.partition(of: request.allHTTPHeaderFields ?? [:], credentialHeaders: credentialHeaders)
+    }
+
+    init(partition: String, method: String, url: String) {
+        self.partition = partition
+        self.method = method
+        self.url = url
+    }
+
+    /// Fields that always carry credentials.
+    static let commonCredentialFields: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+
+    /// The partition of requests carrying `headers`: ``anonymous`` without credentials.
+    static func partition(of headers: [String: String], credentialHeaders: Set<String>) -> String {
+        let extra = Set(credentialHeaders.map { $0.lowercased() })
+        var credentials: [(String, String)] = []
+        for (name, value) in headers {
+            let lowered = name.lowercased()
+            if commonCredentialFields.contains(lowered) || extra.contains(lowered) { credentials.append((lowered, value)) }
+        }
+        guard !credentials.isEmpty else { return anonymous }
+        let text = credentials.sorted { $0.0 < $1.0 }.map { "\($0.0): \($0.1)\n" }.joined()
+        return String(SHA256.hex(text).prefix(32))
+    }
+
+    /// `GET https://example.com/a [user 1a2b3c4d]`: for logs; the partition shortened, never a credential.
+    var logDescription: String {
+        partition == Self.anonymous ? "\(method) \(url)" : "\(method) \(url) [user \(partition.prefix(8))]"
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A private HTTP cache (RFC 9111, RFC 5861): the store, whose entries it holds, and the
+/// exchanges identical requests share. ``CachingSession`` consults it; share one between the
+/// firing functions of every call that should see the same entries.
+///
+/// ```swift
+/// let cache = HTTPCache(store: .disk(in: cachesFolder.appendingPathComponent("api")))
+/// server.firingFunction = .caching(in: cache)                         // protocol rules
+/// feedCall.firingFunction = .caching(in: cache, policy: .offlineFirst) // this call: offline-first
+/// // At sign-out:
+/// cache.removeEntries(signedInWith: ["Authorization": "Bearer \(token)"])
+/// ```
+///
+/// Responses to requests with credentials are filed per credential: a request whose
+/// `Authorization`, `Cookie` or auth action header differs never sees another's entries.
+public final class HTTPCache: Sendable {
+    /// Where responses are kept.
+    public let store: CacheStore
+    /// Which request header values are kept only as digests when a response varies on them, and
+    /// which response header fields are never stored (`Set-Cookie` by default).
+    public let redaction: Redaction
+    /// What ages are measured with.
+    let clock: NetworkClock
+    /// The wall time when ``clock`` read `startUptime`: ages count from there.
+    private let startDate: Date
+    private let startUptime: TimeInterval
+    let coalescer = RequestCoalescer()
+
+    /// A cache keeping responses in `store`.
+    ///
+    /// - Parameters:
+    ///   - store: where responses are kept; 20 MB in memory by default.
+    ///   - redaction: the request header fields kept only as digests and the response fields
+    ///     never stored; ``Redaction/default`` (as for fixtures) by default.
+    ///   - clock: what ages and freshness are measured with; ``NetworkClock/live`` by default,
+    ///     a `TestClock`'s in tests.
+    public init(store: CacheStore = .memory(), redaction: Redaction = .default, clock: NetworkClock = .live) {
+        self.store = store
+        self.redaction = redaction
+        self.clock = clock
+        startDate = Date()
+        startUptime = clock.now()
+    }
+
+    /// Removes every response stored for requests that carried exactly these credential fields:
+    /// call it at sign-out with the fields the user's requests sent (`Authorization`, `Cookie`,
+    /// an auth action's header).
+    public func removeEntries(signedInWith credentials: HTTPHeaders) {
+        let names = Set(credentials.fields.map(\.name))
+        store.remove(.partition(CacheKey.partition(of: credentials.dictionary, credentialHeaders: names)))
+    }
+
+    /// Removes every response stored for `url`, for every user and method.
+    public func removeEntries(for url: URL) {
+        store.remove(.url(url.absoluteString))
+    }
+
+    /// Removes every stored response.
+    public func removeAll() {
+        store.remove(.all)
+    }
+
+    /// The current wall time as the cache's clock tells it.
+    func now() -> Date {
+        startDate.addingTimeInterval(clock.now() - startUptime)
+    }
+
+    // MARK: - Variants
+
+    /// The stored response for `request` under `key`: the most recent variant whose `Vary`
+    /// fields match the request's.
+    func storedResponse(for key: CacheKey, matching request: URLRequest) -> CachedResponse? {
+        store.load(key)
+            .filter { $0.variant.allSatisfy { name, value in storedValue(of: name, in: request) == value } }
+            .max { $0.responseTime < $1.responseTime }
+    }
+
+    /// Stores `response` as the variant of `key` for its `Vary` values, replacing the one stored
+    /// for the same values.
+    func save(_ response: CachedResponse, for key: CacheKey) {
+        var variants = store.load(key).filter { $0.variant != response.variant }
+        variants.append(response)
+        // A resource varying on many values keeps its most recent few.
+        store.save(key, Array(variants.suffix(Self.variantLimit)))
+    }
+
+    private static let variantLimit = 8
+
+    /// The request's value of field `name` as a variant keeps it: whitespace trimmed, a hidden
+    /// field's as a digest; `nil` when absent.
+    func storedValue(of name: String, in request: URLRequest) -> String? {
+        guard let value = request.value(forHTTPHeaderField: name) else { return nil }
+        let normalized = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+        return redaction.hidesHeader(name) ? "sha256:" + SHA256.hex(normalized) : normalized
+    }
+
+    /// What is stored of `head` and `body` for `request`: the variant's request values, and
+    /// the response fields minus framing and hidden ones.
+    func entry(for request: URLRequest, head: ResponseHead, body: Data, vary: [String], requestTime: Date, responseTime: Date) -> CachedResponse {
+        var variant: [String: String?] = [:]
+        for name in vary { variant[name] = storedValue(of: name, in: request) }
+        let fields = head.headers.fields.filter { field in
+            !CachedResponse.framingFields.contains(field.name.lowercased()) && !redaction.hidesHeader(field.name)
+        }
+        return CachedResponse(
+            statusCode: head.statusCode,
+            fields: fields.map { CachedResponse.Field(name: $0.name, value: $0.value) },
+            url: head.url, requestTime: requestTime, responseTime: responseTime, variant: variant, body: body
+        )
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@_spi(Transport) import Salvo
+
+// The code in Docs/Caching.md, kept here so it cannot rot. Namespaced so that its names do not
+// clash with other guides' samples.
+enum CachingGuide {
+    struct Book: Codable, Sendable {
+        let id: Int
+        let title: String
+    }
+
+    static let server = ServerConfig(host: "api.example.com")
+    static let books = [Book(id: 1, title: "Dune")]
+
+    /// "Turning it on" and "Policies", over a mock origin.
+    static func turningItOn(cachesFolder: URL) async throws -> (CacheStatus.Source?, String) {
+        let cache = HTTPCache(store: .disk(in: cachesFolder.appendingPathComponent("api")))
+        var call = NetCall(server: server, endpoint: .get("/books"))
+        call.firingFunction = .caching(in: cache)                         // RFC 9111 rules
+        call.firingFunction = .caching(in: cache, through: MockSession { _ in MockResponse.json(books).header("Cache-Control", "max-age=60") })
+        _ = try await call.response()
+        let response = try await call.response()
+
+        var feedCall = call
+        feedCall.firingFunction = .caching(in: cache, policy: .offlineFirst, through: MockSession { _ in .failure(.notConnectedToInternet) })
+        feedCall.endpoint = .get("/books").header("Cache-Control", "no-cache")
+        var banner = ""
+        let feed = try await feedCall.response()
+        if feed.cacheStatus?.source == .staleAfterError {
+            banner = "Offline: showing what was loaded \(Int(feed.cacheStatus?.age ?? 0)) s ago"
+        }
+        cache.removeEntries(signedInWith: ["Authorization": "Bearer token"])
+        call.firingFunction = .caching(in: cache, policy: CachePolicy.protocolRules.coalescing())
+        return (response.cacheStatus?.source, banner)
+    }
+
+    /// "Paging" (and Docs/Paging.md's "Cached pages"): the stored first page at once, then the server's.
+    static func cachedPager(cache: HTTPCache, origin: MockSession) async -> Pager<Book> {
+        var booksCall = NetCall(server: server, endpoint: .get("/books"))
+        booksCall.firingFunction = .caching(in: cache, policy: .offlineFirst)
+        booksCall.firingFunction = .caching(in: cache, policy: .offlineFirst, through: origin)
+        let pager = Pager(call: booksCall, strategy: .pageNumber(pageSize: 20), decoder: .array(), id: \Book.id)
+        await pager.showStoredFirstPageThenRefresh()
+        print(pager.state.cacheStatus?.source ?? .network)   // .revalidated (a 304), or .network
+        return pager
+    }
+}
+
+@Suite struct CachingSamplesTests {
+    @Test func theGuidesSamplesAnswerFromTheStoreAndOffline() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-guide-" + UUID().uuidString)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (source, banner) = try await CachingGuide.turningItOn(cachesFolder: folder)
+        #expect(source == .cache)
+        #expect(banner.hasPrefix("Offline: showing what was loaded"))
+    }
+
+    @Test func theCachedPagerSampleShowsTheStoredPageThenTheServersAnswer() async throws {
+        let cache = HTTPCache()
+        let origin = MockSession { _ in MockResponse.json(CachingGuide.books).header("ETag", "\"b1\"") }
+        let opened = await CachingGuide.cachedPager(cache: cache, origin: origin)
+        #expect(opened.state.cacheStatus?.source == .network)
+        let reopened = await CachingGuide.cachedPager(cache: cache, origin: MockSession { request in
+            request.request.value(forHTTPHeaderField: "If-None-Match") == "\"b1\"" ? .status(304) : .status(500)
+        })
+        #expect(reopened.state.cacheStatus?.source == .revalidated)
+        #expect(reopened.items.map(\.title) == ["Dune"])
+    }
+}
