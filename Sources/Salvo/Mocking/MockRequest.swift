@@ -17,7 +17,7 @@ public struct MockRequest: Sendable {
     public let parameters: [String: String]
 
     /// A mock request for `request`, with captured path `parameters`.
-    @_spi(Transport) public init(_ request: URLRequest, parameters: [String: String] = [:]) {
+    public init(_ request: URLRequest, parameters: [String: String] = [:]) {
         self.request = request
         self.parameters = parameters
     }
