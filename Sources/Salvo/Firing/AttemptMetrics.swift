@@ -41,7 +41,7 @@ public struct AttemptMetrics: Sendable, Hashable {
     public var bytesSent: Int64
     /// Response body bytes received, counted as they arrived (before any decoding).
     public var bytesReceived: Int64
-    /// Redirects the transport followed, as far as it reports them (``ResponseReceiver/didFollowRedirect()``).
+    /// Redirects the transport followed, as far as it reports them (a session reports each one to its receiver).
     public var redirectCount: Int
     /// What a response cache answered; `nil` when no cache took part.
     public var cacheAnswer: CacheAnswer?
