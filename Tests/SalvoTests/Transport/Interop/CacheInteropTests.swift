@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(Transport) import Salvo
+@_spi(Transport) @testable import Salvo
 import Testing
 
 /// The cache against a server it was not written with: httpbin's `/cache` (answers `304` to

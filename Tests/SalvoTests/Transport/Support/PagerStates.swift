@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Transport) import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// The states `pager` publishes while `work` runs, each seen with no load in flight and reduced by
 /// `view` (the items shown, where they came from…), in order.
