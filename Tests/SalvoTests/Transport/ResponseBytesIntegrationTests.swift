@@ -79,7 +79,7 @@ import FoundationNetworking
             }
         }
         #expect(!spilled.isEmpty, "the body went to a backlog file")
-        let left = await SpillFiles.leftovers(since: baseline, within: 5)
+        let left = await SpillFiles.leftovers(since: baseline, within: 30)
         #expect(left.isEmpty, "left behind: \(left)")
     }
 
