@@ -76,6 +76,13 @@ public struct ServerSentEventParser: Sendable {
         return events
     }
 
+    /// The decoder the events it parses use for `decode(_:)` unless given one: the server's, set
+    /// by ``ServerSentEvents``; `nil` (a parser used on its own) means a plain `JSONDecoder`.
+    var serverDecoder: JSONDecoder? {
+        get { buffers.serverDecoder }
+        set { buffers.serverDecoder = newValue }
+    }
+
     /// Whether ``takeComments()`` gets the comment lines; off, they are skipped unread.
     var keepsComments: Bool {
         get { buffers.comments != nil }
@@ -153,6 +160,8 @@ private struct EventBuffers: Sendable {
     /// Comment lines, without the colon and one space after it, each with the number of events
     /// before it; `nil` when nobody wants them.
     var comments: [(position: Int, text: String)]?
+    /// Given to each event as it is made (see ``ServerSentEventParser/serverDecoder``).
+    var serverDecoder: JSONDecoder?
 
     init(lastEventID: String, maximumDataLength: Int) {
         self.lastEventID = lastEventID
@@ -230,12 +239,14 @@ private struct EventBuffers: Sendable {
             var text = ""
             swap(&text, &data)
             dataLength = 0
-            events.append(ServerSentEvent(
+            var event = ServerSentEvent(
                 event: eventType.take() ?? "message",
                 data: text,
                 id: lastEventID.isEmpty ? nil : lastEventID,
                 retry: retry
-            ))
+            )
+            event.serverDecoder = serverDecoder
+            events.append(event)
         } else {
             eventType = nil
         }

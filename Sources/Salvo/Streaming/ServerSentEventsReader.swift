@@ -37,6 +37,8 @@ extension ServerSentEvents {
             self.reportsActivity = reportsActivity
             parser = ServerSentEventParser(lastEventID: stream.initialEventID, maximumLineLength: stream.maximumLineLength)
             parser.keepsComments = reportsActivity
+            // So that `event.decode(T.self)` uses the server's decoder, as every untyped path does.
+            parser.serverDecoder = stream.call.server.decoder
         }
 
         private var policy: ReconnectionPolicy { stream.reconnection }
@@ -89,14 +91,7 @@ extension ServerSentEvents {
         }
 
         /// Queues `events` with `comments` put back between them where they came.
-        private mutating func report(_ parsed: [ServerSentEvent], comments: [(position: Int, text: String)]) {
-            // So that `event.decode(T.self)` uses the server's decoder, as every untyped path does.
-            let decoder = stream.call.server.decoder
-            let events = parsed.map { event in
-                var event = event
-                event.serverDecoder = decoder
-                return event
-            }
+        private mutating func report(_ events: [ServerSentEvent], comments: [(position: Int, text: String)]) {
             guard !comments.isEmpty else {
                 pending = events.map(Activity.event)
                 return
