@@ -22,9 +22,9 @@ import Salvo
 ///     .store(in: &cancellables)
 /// ```
 ///
-/// A call counts from the moment it is fired until its responder receives the outcome (after the
-/// call's own handlers, on its callback queue), cancellation and requests that could not be built
-/// included; a retry an action asks for stays within the one call.
+/// A call counts from the moment it is fired until its outcome is handed on (just before the
+/// call's own handlers, or the awaiting caller, receive it), cancellation and requests that could
+/// not be built included; a retry an action asks for stays within the one call.
 public final class CallActivity: @unchecked Sendable {
     // @unchecked Sendable: every stored `var` is only touched while `lock` is held. Streams are
     // fed under the lock so that concurrent calls' changes reach them in the order they happened;
@@ -85,24 +85,17 @@ public final class CallActivity: @unchecked Sendable {
 
 extension FiringFunction {
     /// This firing function, reporting each call it fires to `activity` until the call's
-    /// outcome reaches its responder.
+    /// outcome is handed on (to its responder, its awaiting caller or its stream).
     ///
     /// ```swift
     /// var call = saveCall
     /// call.firingFunction = call.firingFunction.reportingActivity(to: saving)
     /// ```
     public func reportingActivity(to activity: CallActivity) -> FiringFunction {
-        FiringFunction { call in
-            var call = call
-            // Exactly one of these runs for every firing, whatever its outcome.
-            let ended: @Sendable () -> Void = { activity.changeCount(by: -1) }
-            call.responder.append(NetworkResponder(
-                dataHandler: { _ in ended() },
-                errorHandler: { _ in ended() },
-                serverErrorHandler: { _ in ended() }
-            ))
+        FiringFunction { call, channel in
             activity.changeCount(by: 1)
-            return self(call)
+            // Runs exactly once for every firing, whatever its outcome.
+            return self(call, channel.onFinish { _ in activity.changeCount(by: -1) })
         }
     }
 }

@@ -18,23 +18,23 @@ extension FiringFunction {
     ///   - reason: why no call is expected, added to the issue.
     ///   - sourceLocation: where the issue is reported; the line that made the firing function.
     public static func unimplemented(_ reason: String = "", sourceLocation: SourceLocation = #_sourceLocation) -> FiringFunction {
-        FiringFunction { call in
+        FiringFunction { call, channel in
             let fired = FiredCall(call: call, request: try? call.urlRequest())
             let why = reason.isEmpty ? "" : " (\(reason))"
             Issue.record("Unimplemented: \(fired) was fired where no call was expected\(why)", sourceLocation: sourceLocation)
-            return unanswered(call)
+            return unanswered(call, channel)
         }
     }
     #else
     /// A firing function for code that must not fire: the call fails at once with
     /// `NetworkError.incompleteSetup` instead of reaching the network or hanging.
     public static func unimplemented(_ reason: String = "") -> FiringFunction {
-        FiringFunction { call in unanswered(call) }
+        FiringFunction { call, channel in unanswered(call, channel) }
     }
     #endif
 
     /// Fails `call` as a request no mock route matches, naming its method and URL.
-    private static func unanswered(_ call: NetCall) -> NetworkTask {
-        FiringFunction.mock(MockRoutes())(call)
+    private static func unanswered(_ call: NetCall, _ channel: FiringChannel) -> NetworkTask {
+        FiringFunction.mock(MockRoutes())(call, channel)
     }
 }

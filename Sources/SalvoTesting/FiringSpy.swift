@@ -45,10 +45,10 @@ public final class FiringSpy: Sendable {
             self.state.withLock { $0.sent.append(request.request) }
             return self.answer(request)
         }
-        return FiringFunction { call in
+        return FiringFunction { call, channel in
             self.state.withLock { $0.calls.append(FiredCall(call: call, request: try? call.urlRequest())) }
             self.waiters.signal()
-            return FiringFunction.session(session)(call)
+            return FiringFunction.session(session)(call, channel)
         }
     }
 

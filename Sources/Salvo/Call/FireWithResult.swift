@@ -25,10 +25,7 @@ extension NetCall {
         on queue: CallbackQueue,
         _ completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void
     ) -> NetworkTask {
-        var call = self
-        call.callbackQueue = queue
-        call.responder.append(.reporting(completion))
-        return call.fire()
+        firingFunction(self, .responder(responder, on: queue, then: completion))
     }
 }
 

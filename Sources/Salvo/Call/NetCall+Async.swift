@@ -61,32 +61,56 @@ extension NetCall {
         }
     }
 
-    /// The outcome of one firing through the firing function, as one `Result`.
+    /// The outcome of one firing through the firing function, as one `Result`, resumed where
+    /// the outcome is made.
     nonisolated(nonsending)
     func result() async -> Result<NetworkResponse, NetworkError> {
         if Task.isCancelled { return .failure(.cancelled) }
-        let handle = TaskHandle()
+        let firing = AsyncFiring()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let once = Locked<CheckedContinuation<Result<NetworkResponse, NetworkError>, Never>?>(continuation)
-                handle.attach(fire(reporting: { result in
-                    once.withLock { pending in
-                        defer { pending = nil }
-                        return pending
-                    }?.resume(returning: result)
-                }))
+                firing.start(resuming: continuation) { fire(reporting: $0) }
             }
         } onCancel: {
-            handle.cancel()
+            firing.cancel()
         }
+    }
+
+    /// Fires the call through its firing function with `completion` receiving the outcome as one
+    /// `Result` on whatever thread it is made, and `progress` the transfer's progress: the channel
+    /// of the async API, ``Transfer``, the pager and ``Refresher``.
+    func fire(
+        reporting completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) -> NetworkTask {
+        firingFunction(self, .result(completion, progress: progress))
     }
 }
 
-/// Holds the task of an async firing so that Swift task cancellation, which may come first, reaches it.
-private final class TaskHandle: Sendable {
-    private let state = Locked<(task: NetworkTask?, isCancelled: Bool)>((nil, false))
+/// One async firing: resumes its continuation once, and lets Swift task cancellation, which may
+/// come before the firing function returned the task, reach the task.
+private final class AsyncFiring: Sendable {
+    private struct State {
+        var task: NetworkTask?
+        var isCancelled = false
+        var continuation: CheckedContinuation<Result<NetworkResponse, NetworkError>, Never>?
+    }
 
-    func attach(_ task: NetworkTask) {
+    private let state = Locked(State())
+
+    /// Fires with `fire`, whose completion resumes `continuation`; a firing function that hands
+    /// on more than one outcome cannot resume it twice.
+    func start(
+        resuming continuation: CheckedContinuation<Result<NetworkResponse, NetworkError>, Never>,
+        with fire: (@escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void) -> NetworkTask
+    ) {
+        state.withLock { $0.continuation = continuation }
+        let task = fire { [self] result in
+            state.withLock { state in
+                defer { state.continuation = nil }
+                return state.continuation
+            }?.resume(returning: result)
+        }
         let cancelNow = state.withLock { state in
             state.task = task
             return state.isCancelled

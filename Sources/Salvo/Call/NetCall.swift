@@ -43,22 +43,7 @@ public struct NetCall: Fireable, Sendable {
     /// The firing function this call set for itself; `nil` follows the server's.
     private var ownFiringFunction: FiringFunction?
     /// The request `server` and `endpoint` describe, or why there is none; kept in step with both.
-    private var configuredRequest: Result<URLRequest, NetworkError>
-    /// The request to send: the configured one, with a body stream of its own when the body is
-    /// read from files, so that two firings (or a firing and ``urlRequest()``) never read one stream.
-    var builtRequest: Result<URLRequest, NetworkError> {
-        guard endpoint.body.isStreamed, case .success(var request) = configuredRequest else { return configuredRequest }
-        do {
-            try endpoint.body.attachStream(to: &request)
-            return .success(request)
-        } catch {
-            return .failure(error)
-        }
-    }
-    /// Where the body goes as it arrives when the call is streamed (``bytes()``, ``stream(_:)``);
-    /// `nil` when it is read whole.
-    var bodyReceiver: (any ResponseReceiver)?
-
+    private(set) var configuredRequest: Result<URLRequest, NetworkError>
     /// A call from its parts.
     public init(
         server: ServerConfig,
@@ -77,9 +62,10 @@ public struct NetCall: Fireable, Sendable {
         self.configuredRequest = Self.build(server, endpoint)
     }
 
-    /// Fires the call through its ``firingFunction``.
+    /// Fires the call through its ``firingFunction``, handing the outcome to its ``responder`` on
+    /// its ``callbackQueue``.
     @discardableResult
     public func fire() -> NetworkTask {
-        firingFunction(self)
+        firingFunction(self, .responder(responder, on: callbackQueue))
     }
 }

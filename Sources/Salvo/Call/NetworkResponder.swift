@@ -59,9 +59,6 @@ public struct NetworkResponder: Sendable {
     private(set) var onResponse: (@Sendable (URLResponse?) -> Void)?
     /// What ``httpResponseHandler`` stores; `nil` while unset.
     private(set) var onHTTPResponse: (@Sendable (HTTPURLResponse) -> Void)?
-    /// Receives the response head where ``responseHandler`` receives the response: Salvo's own
-    /// responders (the async API's) read the head without making a `URLResponse`.
-    var headHandler: (@Sendable (ResponseHead?) -> Void)?
     /// Whether a decoding handler (`decoding(_:decoder:then:)`
     /// without a decoder of its own) reads the call's ``ServerConfig/decoder`` during dispatch.
     @usableFromInline var usesServerDecoder = false
@@ -99,7 +96,6 @@ public struct NetworkResponder: Sendable {
             errorDataHandler: { [first = errorDataHandler] in first($0); other.errorDataHandler($0) },
             progressHandler: Self.combined(progressHandler, other.progressHandler)
         )
-        combined.headHandler = Self.combined(headHandler, other.headHandler)
         combined.metricsHandler = Self.combined(metricsHandler, other.metricsHandler)
         combined.usesServerDecoder = usesServerDecoder || other.usesServerDecoder
         return combined
@@ -112,5 +108,41 @@ public struct NetworkResponder: Sendable {
         guard let first else { return second }
         guard let second else { return first }
         return { first($0); second($0) }
+    }
+}
+
+extension NetworkResponder {
+    /// Hands one outcome to the handlers in the documented order, with the call's `decoder` bound
+    /// for decoding handlers that use it: the one dispatch path that production, mock and replay
+    /// firing all share.
+    func dispatch(_ outcome: AttemptOutcome, decoder: JSONDecoder) {
+        if usesServerDecoder {
+            ResponderDispatch.$serverDecoder.withValue(decoder) { dispatch(outcome) }
+        } else {
+            dispatch(outcome)
+        }
+    }
+
+    /// Hands one outcome to the handlers in the documented order.
+    private func dispatch(_ outcome: AttemptOutcome) {
+        if let onResponse, outcome.error?.isUnsent != true {
+            onResponse(outcome.response)
+        }
+        if let onHTTPResponse, let http = outcome.httpResponse {
+            onHTTPResponse(http)
+        }
+        if let metricsHandler, !outcome.metrics.isEmpty {
+            metricsHandler(outcome.metrics)
+        }
+        switch outcome.result {
+        case .success(let data):
+            dataHandler(data)
+        case .failure(let error) where error.statusCode != nil:
+            errorDataHandler(outcome.data)
+            serverErrorHandler(error)
+        case .failure(let error):
+            errorHandler(error)
+            errorDataHandler(outcome.data)
+        }
     }
 }

@@ -6,23 +6,28 @@ import FoundationNetworking
 /// How a call is fired: the swappable piece of every ``NetCall``.
 ///
 /// Production firing sends through a ``NetworkSession``; mock firing answers from canned data; both
-/// run the call's actions and hand the outcome to the responder through the same dispatch.
+/// run the call's actions and hand the outcome to the ``FiringChannel`` the way of firing chose
+/// (the responder for `fire()`, the awaiting caller for `value()`, the stream for `bytes()`).
 ///
 /// ```swift
 /// call.firingFunction = .production                      // URLSession.shared
 /// call.firingFunction = .session(myConfiguredURLSession) // any NetworkSession
+/// call.firingFunction = FiringFunction { call, channel in // your own, wrapping another
+///     FiringFunction.production(call, channel)
+/// }
 /// ```
 public struct FiringFunction: Sendable {
-    private let body: @Sendable (NetCall) -> NetworkTask
+    private let body: @Sendable (NetCall, FiringChannel) -> NetworkTask
 
-    /// A firing function from a closure that starts the call and returns its task.
-    public init(_ body: @escaping @Sendable (NetCall) -> NetworkTask) {
+    /// A firing function from a closure that starts the call, hands its outcome to the channel,
+    /// and returns its task.
+    public init(_ body: @escaping @Sendable (NetCall, FiringChannel) -> NetworkTask) {
         self.body = body
     }
 
-    /// Fires `call`.
-    public func callAsFunction(_ call: NetCall) -> NetworkTask {
-        body(call)
+    /// Fires `call`, handing its outcome to `channel`.
+    public func callAsFunction(_ call: NetCall, _ channel: FiringChannel) -> NetworkTask {
+        body(call, channel)
     }
 
     /// Fires through `URLSession.shared`.
@@ -34,6 +39,6 @@ public struct FiringFunction: Sendable {
     ///   - session: what sends the request.
     ///   - clock: what waits before a retry an action asked for; ``NetworkClock/live`` by default.
     public static func session(_ session: any NetworkSession, clock: NetworkClock = .live) -> FiringFunction {
-        FiringFunction { call in call.run(through: session, clock: clock) }
+        FiringFunction { call, channel in call.run(through: session, clock: clock, reportingTo: channel) }
     }
 }

@@ -5,21 +5,23 @@ import FoundationNetworking
 
 extension NetCall {
     /// The one firing path: build the request, run the actions around each attempt at sending it
-    /// through `session`, and finish the task, which hands the outcome to the responder.
+    /// through `session`, and finish the task, which hands the outcome to `channel`.
     ///
     /// Without actions the path is synchronous up to the session, so a session that answers at
     /// once (mock firing) costs no thread hop; the attempt finishes the task itself.
-    func run(through session: any NetworkSession, clock: NetworkClock = .live) -> NetworkTask {
-        let task = NetworkTask(responder: responder, on: callbackQueue, decoder: server.decoder, streamingTo: bodyReceiver, clock: clock)
+    func run(through session: any NetworkSession, clock: NetworkClock = .live, reportingTo channel: FiringChannel) -> NetworkTask {
+        let task = NetworkTask(reportingTo: channel, decoder: server.decoder, clock: clock)
         let request: URLRequest
-        switch builtRequest {
+        switch requestToSend() {
         case .success(let built):
             request = built
         case .failure(let error):
             task.finish(with: AttemptOutcome(request: nil, error: error))
             return task
         }
-        callbackQueue.run(responder.taskHandler, with: task)
+        if case .responder(let responder, let queue, _) = channel.destination {
+            queue.run(responder.taskHandler, with: task)
+        }
         let actions = server.actions.isEmpty && self.actions.isEmpty
             ? [] : (server.actions + self.actions).removingRepeatedInstances()
         if actions.isEmpty {
@@ -30,6 +32,18 @@ extension NetCall {
             task.onCancel { work.cancel() }
         }
         return task
+    }
+
+    /// The request to send: the configured one, with a body stream of its own when the body is
+    /// read from files, so that two firings (or a firing and ``urlRequest()``) never read one stream.
+    func requestToSend() -> Result<URLRequest, NetworkError> {
+        guard endpoint.body.isStreamed, case .success(var request) = configuredRequest else { return configuredRequest }
+        do {
+            try endpoint.body.attachStream(to: &request)
+            return .success(request)
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Runs attempts until an action stops asking for retries, then finishes the task.

@@ -5,9 +5,10 @@ import FoundationNetworking
 
 /// One firing of a call: cancel it, or ask whether it has finished.
 ///
-/// A task delivers exactly one outcome to its responder, in the handler order
-/// ``NetworkResponder`` documents, on the call's callback queue; a streamed call's body goes to its
-/// stream as it arrives, and the stream ends with the same outcome. Cancelling a task that has not finished
+/// A task delivers exactly one outcome to the ``FiringChannel`` it was fired with: to the
+/// responder in the handler order ``NetworkResponder`` documents, on the call's callback queue,
+/// or to the awaiting caller; a streamed call's body goes to its stream as it arrives, and the
+/// stream ends with the same outcome. Cancelling a task that has not finished
 /// delivers ``NetworkError/cancelled`` at once, stops the request and any pending retry, and
 /// drops whatever the transport reports later.
 ///
@@ -24,46 +25,26 @@ public final class NetworkTask: Sendable {
         var cancellables: [any NetworkSessionTask] = []
     }
 
-    /// Who receives the outcome: a closure, or (Salvo's own firing) a responder on its queue,
-    /// kept in the task itself so that firing allocates no closure for it.
-    private enum Recipient: Sendable {
-        case closure(@Sendable (AttemptOutcome) -> Void)
-        case responder(NetworkResponder, on: CallbackQueue, decoder: JSONDecoder)
-    }
-
     private let state = Locked(State())
-    private let recipient: Recipient
+    /// Where the outcome goes, and a streamed body as it arrives.
+    private let channel: FiringChannel
+    /// The decoder the responder's decoding handlers use unless they have their own.
+    private let decoder: JSONDecoder
     /// Where a streamed call's body goes as it arrives; `nil` for a whole-body call.
-    private let bodyReceiver: (any ResponseReceiver)?
+    private var bodyReceiver: (any ResponseReceiver)? { channel.bodyReceiver }
     /// Who hears about progress; `nil` when nobody asked.
     private let progress: ProgressReporter?
 
-    /// A task that hands its one outcome to `deliver`.
-    ///
-    /// Custom firing functions create one and call ``finish(with:)`` exactly when their work ends.
-    init(deliver: @escaping @Sendable (AttemptOutcome) -> Void) {
-        recipient = .closure(deliver)
-        bodyReceiver = nil
-        progress = nil
-    }
-
-    /// A task that hands its one outcome to `responder` on `queue` (its decoding handlers use
-    /// `decoder` unless they have their own), and a streamed body to `bodyReceiver`; progress is
-    /// throttled on `clock`.
-    init(
-        responder: NetworkResponder,
-        on queue: CallbackQueue,
-        decoder: JSONDecoder,
-        streamingTo bodyReceiver: (any ResponseReceiver)? = nil,
-        clock: NetworkClock
-    ) {
-        recipient = .responder(responder, on: queue, decoder: decoder)
-        self.bodyReceiver = bodyReceiver
-        progress = responder.progressHandler.map { ProgressReporter($0, on: queue, clock: clock) }
+    /// A task that hands its one outcome to `channel` (a responder's decoding handlers use
+    /// `decoder` unless they have their own); progress is throttled on `clock`.
+    init(reportingTo channel: FiringChannel, decoder: JSONDecoder, clock: NetworkClock) {
+        self.channel = channel
+        self.decoder = decoder
+        progress = channel.progress.map { ProgressReporter($0.handler, on: $0.queue, clock: clock) }
     }
 
     /// Whether the call reads its body as it arrives.
-    var streamsBody: Bool { bodyReceiver != nil }
+    var streamsBody: Bool { channel.bodyReceiver != nil }
 
     /// Whether anybody listens to progress.
     var reportsProgress: Bool { progress != nil }
@@ -74,19 +55,35 @@ public final class NetworkTask: Sendable {
         progress.report(transferProgress)
     }
 
-    /// Hands `outcome` to the recipient: to a responder on its queue, directly on `.immediate`.
+    /// Hands `outcome` to the channel's destination, after its finish handlers: to a responder
+    /// on its queue (directly on `.immediate`), or as one `Result` right here.
     private func deliver(_ outcome: AttemptOutcome) {
-        switch recipient {
-        case .closure(let deliver):
-            deliver(outcome)
-        case .responder(let responder, let queue, let decoder):
-            // One binding of the payload: a second pattern would copy the responder again.
+        if !channel.finishHandlers.isEmpty {
+            let error: NetworkError? = if case .failure(let error) = outcome.result { error } else { nil }
+            for handler in channel.finishHandlers { handler(error) }
+        }
+        switch channel.destination {
+        case .result(let completion):
+            completion(Self.reported(outcome))
+        case .responder(let responder, let queue, let completion):
+            let decoder = decoder
             if case .immediate = queue {
                 responder.dispatch(outcome, decoder: decoder)
+                completion?(Self.reported(outcome))
             } else {
-                queue.run { responder.dispatch(outcome, decoder: decoder) }
+                queue.run {
+                    responder.dispatch(outcome, decoder: decoder)
+                    completion?(Self.reported(outcome))
+                }
             }
+        case .bodyStream:
+            break
         }
+    }
+
+    /// `outcome` as one `Result`: the body with the head and metrics it came with, or the error.
+    private static func reported(_ outcome: AttemptOutcome) -> Result<NetworkResponse, NetworkError> {
+        outcome.result.map { NetworkResponse(data: $0, head: outcome.head, metrics: outcome.metrics) }
     }
 
     /// Whether ``cancel()`` was called before the task finished.
@@ -185,41 +182,4 @@ private struct CancelHandler: NetworkSessionTask {
     let run: @Sendable () -> Void
 
     func cancel() { run() }
-}
-
-extension NetworkResponder {
-    /// Hands one outcome to the handlers in the documented order, with the call's `decoder` bound
-    /// for decoding handlers that use it: the one dispatch path that production, mock and replay
-    /// firing all share.
-    func dispatch(_ outcome: AttemptOutcome, decoder: JSONDecoder) {
-        if usesServerDecoder {
-            ResponderDispatch.$serverDecoder.withValue(decoder) { dispatch(outcome) }
-        } else {
-            dispatch(outcome)
-        }
-    }
-
-    /// Hands one outcome to the handlers in the documented order.
-    private func dispatch(_ outcome: AttemptOutcome) {
-        if outcome.error?.isUnsent != true {
-            headHandler?(outcome.head)
-            onResponse?(outcome.response)
-        }
-        if let onHTTPResponse, let http = outcome.httpResponse {
-            onHTTPResponse(http)
-        }
-        if let metricsHandler, !outcome.metrics.isEmpty {
-            metricsHandler(outcome.metrics)
-        }
-        switch outcome.result {
-        case .success(let data):
-            dataHandler(data)
-        case .failure(let error) where error.statusCode != nil:
-            errorDataHandler(outcome.data)
-            serverErrorHandler(error)
-        case .failure(let error):
-            errorHandler(error)
-            errorDataHandler(outcome.data)
-        }
-    }
 }

@@ -19,13 +19,9 @@ extension NetCall {
         ResponseBytes(stream: fireStreaming(BodyBuffer()))
     }
 
-    /// Fires the call with `receiver` taking the body as it arrives, and nobody else the outcome.
+    /// Fires the call with `buffer` taking the body as it arrives, and nobody else the outcome.
     func fireStreaming(_ buffer: BodyBuffer) -> StreamHandle {
-        var call = self
-        call.callbackQueue = .immediate
-        call.responder = NetworkResponder()
-        call.bodyReceiver = buffer
-        let task = call.fire()
+        let task = firingFunction(self, .bodyStream(buffer))
         buffer.attach(task)
         return StreamHandle(buffer: buffer, task: task)
     }

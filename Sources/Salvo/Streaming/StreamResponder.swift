@@ -47,9 +47,7 @@ extension NetCall {
     /// with an empty body: the body went to `responder`.
     @discardableResult
     public func stream(to responder: StreamResponder) -> NetworkTask {
-        var call = self
-        call.bodyReceiver = CallbackStreamReceiver(responder, on: callbackQueue)
-        return call.fire()
+        firingFunction(self, .responder(self.responder, on: callbackQueue, streamingTo: CallbackStreamReceiver(responder, on: callbackQueue)))
     }
 }
 

@@ -129,9 +129,9 @@ import SalvoTesting
         let fired = Locked(0)
         var call = call(.status(200, body: Data("{}".utf8)))
         let inner = call.firingFunction
-        call.firingFunction = FiringFunction { call in
+        call.firingFunction = FiringFunction { call, channel in
             fired.withLock { $0 += 1 }
-            return inner(call)
+            return inner(call, channel)
         }
         _ = try await call.response()
         #expect(fired.withLock { $0 } == 1)

@@ -140,10 +140,10 @@ enum PagingSamples {
         let server = FakeListServer(.init(total: 45))
         let fakeServer = ServerConfig(scheme: "http", host: "lists.test", port: 8080)
         let real = PagingSamples.photosPager(server: fakeServer)
-        let pager = PagingSamples.mocked(real, firing: FiringFunction { call in
+        let pager = PagingSamples.mocked(real, firing: FiringFunction { call, channel in
             var call = call
             call.endpoint.path = "/list/k/pages"   // the fake serves its lists there
-            return server.firing(call)
+            return server.firing(call, channel)
         })
         let printed = await SampleOutput.capturing { await PagingSamples.quickStart(pager) }.lines
         #expect(printed == ["40 photos, more: true"])

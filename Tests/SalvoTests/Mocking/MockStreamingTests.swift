@@ -50,10 +50,9 @@ import SalvoTesting
     @Test func aStreamedCallReceivesEachChunkAsItArrives() async throws {
         let time = TestClock()
         let log = ReceiverLog(clock: time)
-        var call = NetCall(server: ServerConfig(host: "api.example.com"), endpoint: .get("/feed"), callbackQueue: .immediate,
+        let call = NetCall(server: ServerConfig(host: "api.example.com"), endpoint: .get("/feed"), callbackQueue: .immediate,
                            firingFunction: .mock(.lines(["one", "two"], every: 1), clock: time.clock))
-        call.bodyReceiver = log
-        call.fire()
+        _ = call.firingFunction(call, .bodyStream(log))
         await time.runUntilFinished(log)
         #expect(log.chunks == [Data("one\n".utf8), Data("two\n".utf8)])
         #expect(log.chunkTimes == [0, 1])
@@ -130,7 +129,7 @@ import SalvoTesting
         try Data(count: 1_234).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let call = NetCall(server: ServerConfig(scheme: "https", host: "api.example"), endpoint: Endpoint(method: .put, path: "/photo", body: .file(file)))
-        let request = try call.builtRequest.get()
+        let request = try call.requestToSend().get()
         let log = ReceiverLog()
         _ = MockSession { _ in .status(204) }.start(request, receiver: log)
         #expect(log.reports == [.sent(1_234, of: 1_234), .head(status: 204), .finish(nil)])

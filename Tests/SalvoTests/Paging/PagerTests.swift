@@ -67,9 +67,9 @@ import Testing
     @Test func everyPageGoesThroughTheCallsFiringFunction() async throws {
         let server = FakeListServer()
         let fired = Locked(0)
-        let spy = FiringFunction { call in
+        let spy = FiringFunction { call, channel in
             fired.withLock { $0 += 1 }
-            return server.firing(call)
+            return server.firing(call, channel)
         }
         let pager = PagedList.cursorInBody.pager(server: .fakeLists, firing: spy)
         await pager.loadPagesUntilEndOrError()

@@ -44,11 +44,13 @@ final class FakeListServer: NetworkSession {
     /// Firing whose tasks ignore cancellation: a held answer still reaches the responder after the
     /// caller cancelled, as a careless custom firing function might deliver it.
     var firingIgnoringCancellation: FiringFunction {
-        FiringFunction { call in
-            let task = NetworkTask { _ in }
+        FiringFunction { call, channel in
+            // The caller cancels a task that leads nowhere; the answer goes through another.
+            let task = NetworkTask(reportingTo: .result { _ in }, decoder: call.server.decoder, clock: .live)
+            let answering = NetworkTask(reportingTo: channel, decoder: call.server.decoder, clock: .live)
             guard let request = try? call.urlRequest() else { return task }
             _ = self.start(request) { data, response, error in
-                call.responder.dispatch(AttemptOutcome(request: request, response: response, data: data, error: error.map(NetworkError.init)), decoder: call.server.decoder)
+                answering.finish(with: AttemptOutcome(request: request, response: response, data: data, error: error.map(NetworkError.init)))
             }
             return task
         }

@@ -78,19 +78,16 @@ import SalvoTesting
         let endpoint = Endpoint.get("/stream/lines", query: ["count": "4", "delay": "0.03"])
         let live = ReceiverLog()
         var call = NetCall(server: server, endpoint: endpoint, callbackQueue: .immediate, firingFunction: .recording(to: folder.url, through: transport.session))
-        call.bodyReceiver = live
-        call.fire()
+        _ = call.firingFunction(call, .bodyStream(live))
         #expect(await live.waitForFinish(timeout: 20))
         #expect(live.body == Data("line 1\nline 2\nline 3\nline 4\n".utf8))
         #expect(live.chunks.count >= 4, "each line reached the call as the server sent it")
 
         let replayed = ReceiverLog()
         call.firingFunction = .replaying(from: folder.url, clock: .immediate)
-        call.bodyReceiver = replayed
-        call.fire()
+        _ = call.firingFunction(call, .bodyStream(replayed))
         #expect(await replayed.waitForFinish())
         #expect(replayed.chunks == live.chunks)
-        call.bodyReceiver = nil
         #expect(try await call.response().data == live.body, "a whole-body call replays the same body")
     }
 }

@@ -42,10 +42,10 @@ extension FiringFunction {
         redaction: Redaction = .default,
         endpointName: (@Sendable (NetCall) -> String)? = nil
     ) -> FiringFunction {
-        FiringFunction { call in
+        FiringFunction { call, channel in
             // Nothing bootstrapped: fire as if untraced, without the action its spans would need.
             // (`instrument` is one cast to a concrete type; `tracer` is two to an existential.)
-            if tracer == nil, InstrumentationSystem.instrument is NoOpInstrument { return base(call) }
+            if tracer == nil, InstrumentationSystem.instrument is NoOpInstrument { return base(call, channel) }
             let tracer = tracer ?? InstrumentationSystem.tracer
             let template = endpointName?(call) ?? CallNames.endpointTemplate(of: call)
             let span = tracer.startSpan(
@@ -57,15 +57,12 @@ extension FiringFunction {
             let tracing = AttemptTracing(callSpan: span, tracer: tracer, redaction: redaction, template: template)
             var traced = call
             traced.actions.append(tracing)
-            // The span ends before the call's own handlers run: they may be what awaits it.
-            traced.responder = NetworkResponder(
-                dataHandler: { _ in tracing.endCall(with: nil) },
-                errorHandler: { tracing.endCall(with: $0) },
-                serverErrorHandler: { tracing.endCall(with: $0) }
-            ).combined(with: call.responder)
+            // The span ends before the outcome is handed on: the call's handlers, or the caller
+            // awaiting it, may be what awaits the span.
+            let ending = channel.onFinish { tracing.endCall(with: $0) }
             // The attempt loop starts in this context, so calls its actions fire (a token
             // renewal) are children of the call span.
-            return InstrumentationContext.withValue(span.context) { base(traced) }
+            return InstrumentationContext.withValue(span.context) { base(traced, ending) }
         }
     }
 }
