@@ -30,6 +30,11 @@ extension NetCall {
     ///     .assign(to: \.user, on: model)
     /// ```
     ///
+    /// `T` is `Sendable` because the value crosses from the call's callback queue to whatever
+    /// queue a subscriber receives on. For a model whose `Decodable` conformance is isolated to the
+    /// main actor, publish ``responsePublisher()`` and decode where you receive it, or `await`
+    /// ``NetCall/value(as:decoder:)``, which decodes in the caller's isolation.
+    ///
     /// - Parameters:
     ///   - type: the value's type.
     ///   - decoder: decodes the body, like ``NetCall/value(as:decoder:)``; `nil` uses the server's.
