@@ -127,6 +127,22 @@ func swappingHowCallsFire() -> NetCall {
     return call
 }
 
+/// What the custom firing function sample counts into.
+final class FinishedCalls: Sendable {
+    private let ends = Locked<[(path: String, failed: Bool)]>([])
+
+    func record(_ path: String, failed: Bool) { ends.withLock { $0.append((path, failed)) } }
+
+    var paths: [String] { ends.withLock { $0.map(\.path) } }
+    var failures: Int { ends.withLock { $0.filter(\.failed).count } }
+}
+
+func counting(_ base: FiringFunction, into counter: FinishedCalls) -> FiringFunction {
+    FiringFunction { call, channel in
+        base(call, channel.onFinish { error in counter.record("\(call.endpoint.path)", failed: error != nil) })
+    }
+}
+
 // MARK: - The samples, run against a fake session
 
 @Suite struct GettingStartedSamples {
@@ -168,6 +184,17 @@ func swappingHowCallsFire() -> NetCall {
         var other = NetCall(server: call.server, endpoint: .get("/books/7"))
         other.callbackQueue = .immediate
         #expect(try await other.value(as: Book.self).title == "Dune")
+    }
+
+    @Test func aCustomFiringFunctionHearsEachCallEnd() async throws {
+        let counter = FinishedCalls()
+        var call = BookCalls.book(42)
+        call.firingFunction = counting(.mock(.json(Book(id: 42, title: "Dune"))), into: counter)
+        _ = try await call.value(as: Book.self)
+        call.firingFunction = counting(.mock(status: 404), into: counter)
+        await #expect(throws: NetworkError.self) { try await call.response() }
+        #expect(counter.paths == ["/books/42", "/books/42"])
+        #expect(counter.failures == 1)
     }
 
     @Test func typedErrorBodyArrives() async {
