@@ -39,7 +39,9 @@ import SalvoTesting
             firingFunction: .mock(.text("created", status: 201).delayed(by: 0.25), clock: time.clock)
         )
         let response = Task { try await call.response() }
-        #expect(await time.waitForSleepers(1, timeout: 10))
+        // Required: without the sleeper, nothing would ever advance the clock and the await below
+        // would hang the whole test run (seen with the cooperative pool starved under load 18).
+        try #require(await time.waitForSleepers(1, timeout: 30))
         time.advance(by: 0.25)
         let metrics = try #require(try await response.value.metrics.first)
         #expect(try await response.value.metrics.count == 1)
