@@ -117,14 +117,14 @@ extension MockSession {
         protecting credentialHeaders: Set<String>,
         reportingTo receiver: any ResponseReceiver
     ) throws -> MockResponse.Resolved {
-        var current = request, response = response, hops = 0
+        var current = request, response = response, redirectCount = 0
         while true {
             let resolved = try response.resolved(for: current)
-            guard let next = try current.redirected(by: resolved.head, redirectCount: hops, credentialHeaders: credentialHeaders) else {
+            guard let next = try current.redirected(by: resolved.head, redirectCount: redirectCount, credentialHeaders: credentialHeaders) else {
                 guard !resolved.body.isEmpty, isHead(current) else { return resolved }
                 return MockResponse.Resolved(head: resolved.head, body: Data(), chunks: nil)
             }
-            hops += 1
+            redirectCount += 1
             receiver.didFollowRedirect()
             current = next
             response = answer(MockRequest(next)).next()

@@ -3,10 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The one set of rules every Salvo session follows a redirect by: Linux `URLSession`
-/// (``LinuxTransfer``), the mock session, and transports in other packages through
-/// `URLRequest.redirected(by:redirectCount:credentialHeaders:)`. On Apple platforms `URLSession`
-/// computes the redirected request itself, and ``RedirectGuard`` applies ``stripping(_:redirectedFrom:alsoProtected:)``.
+/// The one set of rules every Salvo session follows a redirect by: `URLSession` on every platform
+/// (``URLSessionExchange``), the mock session, and transports in other packages through
+/// `URLRequest.redirected(by:redirectCount:credentialHeaders:)`.
 enum Redirect {
     /// Darwin's and swift-corelibs-foundation's redirect limit.
     static let maximumCount = 20
