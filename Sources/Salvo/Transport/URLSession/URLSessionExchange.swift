@@ -40,24 +40,34 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, NetworkSession
     /// challenges) even when a task runs on one of its companions.
     private let session: URLSession
     private let state: Locked<State>
+    /// Whether the body is streamed (delegate callbacks) rather than collected (a completion handler).
+    private let isStreamed: Bool
+    /// The header fields a redirect to another origin drops besides the standard credentials.
+    private let credentialHeaders: Set<String>
     private let receiver: any ResponseReceiver
 
-    private init(_ request: URLRequest, session: URLSession, receiver: any ResponseReceiver) {
+    private init(_ request: URLRequest, session: URLSession, options: ExchangeOptions, receiver: any ResponseReceiver) {
         state = Locked(State(request: request))
         self.session = session
+        isStreamed = options.readsBodyAsItArrives
+        credentialHeaders = options.credentialHeaders
         self.receiver = receiver
     }
 
     /// Starts `request` on `session` and reports the exchange to `receiver`.
-    static func start(_ request: URLRequest, on session: URLSession, reportingTo receiver: any ResponseReceiver) -> URLSessionExchange {
-        let exchange = URLSessionExchange(request, session: session, receiver: receiver)
+    static func start(
+        _ request: URLRequest,
+        on session: URLSession,
+        options: ExchangeOptions,
+        reportingTo receiver: any ResponseReceiver
+    ) -> URLSessionExchange {
+        let exchange = URLSessionExchange(request, session: session, options: options, receiver: receiver)
         exchange.send(request)
         return exchange
     }
 
     /// Starts one task for `request`: the first, or the next after a redirect.
     private func send(_ request: URLRequest) {
-        let isStreamed = receiver.readsBodyAsItArrives
         #if canImport(FoundationNetworking)
         let request = Self.withWholeSecondTimeout(request)
         let taskSession = isStreamed
@@ -98,7 +108,7 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, NetworkSession
     /// chunks have been reported already).
     private func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
         enum Next { case report(head: URLResponse?, body: Data?, (any Error)?), send(URLRequest) }
-        let isStreamed = receiver.readsBodyAsItArrives
+        let isStreamed = self.isStreamed
         let next: Next = state.withLock { state in
             if let redirect = state.redirect, !state.isCancelled {
                 return .send(redirect)
@@ -137,7 +147,7 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, NetworkSession
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        guard receiver.readsBodyAsItArrives, !isDroppingEvents else {
+        guard isStreamed, !isDroppingEvents else {
             completionHandler(.cancel)
             return
         }
@@ -146,7 +156,7 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, NetworkSession
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        if receiver.readsBodyAsItArrives, !isDroppingEvents { receiver.receive(data) }
+        if isStreamed, !isDroppingEvents { receiver.receive(data) }
     }
 
     func urlSession(
@@ -162,7 +172,7 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, NetworkSession
     /// Ends a streamed task; a whole-body task ends in its completion handler, which is the one
     /// heard even where URLSession tells the task's delegate too.
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard receiver.readsBodyAsItArrives else { return }
+        guard isStreamed else { return }
         finish(data: nil, response: task.response, error: error)
     }
 
@@ -178,7 +188,7 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, NetworkSession
         let (current, redirectCount) = state.withLock { ($0.request, $0.redirectCount) }
         let next: URLRequest?
         do {
-            next = try current.redirected(by: response, redirectCount: redirectCount, credentialHeaders: receiver.credentialHeaders)
+            next = try current.redirected(by: response, redirectCount: redirectCount, credentialHeaders: credentialHeaders)
         } catch {
             state.withLock { $0.failure = error }
             completionHandler(nil)

@@ -43,25 +43,30 @@ final class Exchange: NetworkSessionTask {
     /// Whether the request as fired carried a `Cookie` header of the caller's own, which stored
     /// cookies never replace.
     private let hasCallersCookieHeader: Bool
-    /// The receiver's ``ResponseReceiver/credentialHeaders``: headers of the call's auth actions,
+    /// The exchange's ``Salvo/ExchangeOptions/credentialHeaders``: headers of the call's auth actions,
     /// dropped with the standard credentials when a redirect leaves the origin.
     private let credentialHeaders: Set<String>
     private let state: NIOLockedValueBox<State>
 
-    private init(_ request: URLRequest, session: AsyncHTTPClientSession, receiver: any ResponseReceiver, startedAt start: NIODeadline) {
+    private init(_ request: URLRequest, session: AsyncHTTPClientSession, options: ExchangeOptions, receiver: any ResponseReceiver, startedAt start: NIODeadline) {
         self.session = session
-        delivery = Delivery(receiver)
+        delivery = Delivery(receiver, readsBodyAsItArrives: options.readsBodyAsItArrives)
         eventLoop = session.client.eventLoopGroup.any()
         idleTimeout = IdleTimeout.amount(for: request.timeoutInterval)
         hasCallersCookieHeader = session.cookieStorage != nil && request.value(forHTTPHeaderField: "Cookie") != nil
-        credentialHeaders = receiver.credentialHeaders
+        credentialHeaders = options.credentialHeaders
         state = NIOLockedValueBox(State(request: request, lastActivity: start))
     }
 
     /// Starts sending `request` through `session`'s client and reports the exchange to `receiver`.
-    static func start(_ request: URLRequest, on session: AsyncHTTPClientSession, reportingTo receiver: any ResponseReceiver) -> Exchange {
+    static func start(
+        _ request: URLRequest,
+        on session: AsyncHTTPClientSession,
+        options: ExchangeOptions,
+        reportingTo receiver: any ResponseReceiver
+    ) -> Exchange {
         let start = NIODeadline.now()
-        let exchange = Exchange(request, session: session, receiver: receiver, startedAt: start)
+        let exchange = Exchange(request, session: session, options: options, receiver: receiver, startedAt: start)
         if let idleTimeout = exchange.idleTimeout {
             session.idleWatch.watch(exchange, expiringAt: start + idleTimeout)
         }
