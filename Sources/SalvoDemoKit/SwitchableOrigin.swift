@@ -29,11 +29,11 @@ public final class SwitchableOrigin: NetworkSession {
     }
 
     /// Sends `request` through the wrapped session, or fails it at once while unreachable.
-    @_spi(Transport) public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+    @_spi(Transport) public func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         guard isReachable else {
             receiver.finish(URLError(.notConnectedToInternet))
             return FinishedSessionTask()
         }
-        return wrapped.start(request, receiver: receiver)
+        return wrapped.start(request, options: options, receiver: receiver)
     }
 }

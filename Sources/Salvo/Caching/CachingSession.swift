@@ -36,14 +36,14 @@ public struct CachingSession: NetworkSession {
     }
 
     /// Answers `request` from the store, the network, or both, as the policy says.
-    @_spi(Transport) public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
-        if receiver.readsBodyAsItArrives, !policy.includesStreams {
-            return base.start(request, receiver: receiver)
+    @_spi(Transport) public func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+        if options.readsBodyAsItArrives, !policy.includesStreams {
+            return base.start(request, options: options, receiver: receiver)
         }
-        let key = CacheKey(request, credentialHeaders: receiver.credentialHeaders)
+        let key = CacheKey(request, credentialHeaders: options.credentialHeaders)
         guard key.method == "GET" || key.method == "HEAD" else {
-            if Self.safeMethods.contains(key.method) { return base.start(request, receiver: receiver) }
-            return base.start(request, receiver: InvalidatingReceiver(passingTo: receiver, cache: cache, requestURL: request.url))
+            if Self.safeMethods.contains(key.method) { return base.start(request, options: options, receiver: receiver) }
+            return base.start(request, options: options, receiver: InvalidatingReceiver(passingTo: receiver, cache: cache, requestURL: request.url))
         }
         let requestControl = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
         let stored = requestControl.noStore ? nil : cache.storedResponse(for: key, matching: request)
@@ -58,7 +58,7 @@ public struct CachingSession: NetworkSession {
                     return answer(receiver, from: stored, .cache, freshness)
                 }
                 if !requestControl.onlyIfCached, !requestControl.noCache, freshness.allowsServingWhileRevalidating(control) {
-                    revalidateInBackground(request, key: key, stored: stored, credentialHeaders: receiver.credentialHeaders)
+                    revalidateInBackground(request, key: key, stored: stored, credentialHeaders: options.credentialHeaders)
                     return answer(receiver, from: stored, .cache, freshness)
                 }
             case .networkOnly:
@@ -73,7 +73,7 @@ public struct CachingSession: NetworkSession {
             return FinishedSessionTask()
         }
         let isConditional = policy.rule != .networkOnly && stored?.hasValidator == true
-        return fetch(request, key: key, stored: stored, conditional: isConditional, requestControl: requestControl, receiver: receiver)
+        return fetch(request, key: key, stored: stored, conditional: isConditional, requestControl: requestControl, credentialHeaders: options.credentialHeaders, receiver: receiver)
     }
 
     /// Methods that change nothing on the server, so they invalidate nothing (RFC 9110 §9.2.1).
@@ -96,22 +96,24 @@ public struct CachingSession: NetworkSession {
         stored: CachedResponse?,
         conditional: Bool,
         requestControl: CacheControl,
+        credentialHeaders: Set<String>,
         receiver: any ResponseReceiver
     ) -> any NetworkSessionTask {
         let (outgoing, sentConditional) = Self.outgoing(request, conditionalOn: conditional ? stored : nil)
         let requestTime = cache.now()
-        let credentialHeaders = receiver.credentialHeaders
+        // The body is collected to be decided on, whoever reads it.
+        let collecting = ExchangeOptions(credentialHeaders: credentialHeaders)
         let decide: @Sendable (CollectedExchange) -> CollectedExchange = { [self] exchange in
             decision(on: exchange, for: request, key: key, stored: stored, sentConditional: sentConditional, requestControl: requestControl, requestTime: requestTime)
         }
         let isCoalescible = policy.coalescesRequests && key.method == "GET" && request.httpBody == nil && request.httpBodyStream == nil
         guard isCoalescible else {
-            return base.start(outgoing, receiver: ExchangeCollector(credentialHeaders: credentialHeaders) { exchange in
+            return base.start(outgoing, options: collecting, receiver: ExchangeCollector { exchange in
                 decide(exchange).deliver(to: receiver)
             })
         }
         return cache.coalescer.join(Self.coalescingKey(request, key: key), receiver: receiver) { land in
-            base.start(outgoing, receiver: ExchangeCollector(credentialHeaders: credentialHeaders) { land(decide($0)) })
+            base.start(outgoing, options: collecting, receiver: ExchangeCollector { land(decide($0)) })
         }
     }
 
@@ -197,7 +199,7 @@ public struct CachingSession: NetworkSession {
         let (outgoing, isConditional) = Self.outgoing(request, conditionalOn: stored)
         let requestTime = cache.now()
         let control = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
-        _ = base.start(outgoing, receiver: ExchangeCollector(credentialHeaders: credentialHeaders) { [self] exchange in
+        _ = base.start(outgoing, options: ExchangeOptions(credentialHeaders: credentialHeaders), receiver: ExchangeCollector { [self] exchange in
             _ = decision(on: exchange, for: request, key: key, stored: stored, sentConditional: isConditional, requestControl: control, requestTime: requestTime)
         })
     }

@@ -18,9 +18,6 @@ final class InvalidatingReceiver: ResponseReceiver {
         self.requestURL = requestURL
     }
 
-    var readsBodyAsItArrives: Bool { receiver.readsBodyAsItArrives }
-    var credentialHeaders: Set<String> { receiver.credentialHeaders }
-
     func receive(_ head: ResponseHead) {
         self.head.withLock { $0 = head }
         receiver.receive(head)

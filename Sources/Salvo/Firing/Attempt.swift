@@ -44,11 +44,10 @@ final class Attempt: ResponseReceiver {
     private let task: NetworkTask
     /// Whether the outcome finishes the task (the only attempt) rather than going to the loop.
     private let finishesTask: Bool
-    /// Whether the session should report events as they happen: the body is streamed or
-    /// somebody listens to progress.
-    let readsBodyAsItArrives: Bool
-    /// The headers the call's auth actions set, which follow a redirect only on their origin.
-    let credentialHeaders: Set<String>
+    /// What the session is told: report events as they happen when the body is streamed or
+    /// somebody listens to progress; the headers the call's auth actions set follow a redirect
+    /// only on their origin.
+    private let options: ExchangeOptions
     private let streamsBody: Bool
     private let reportsProgress: Bool
     private let state = Locked(State())
@@ -71,12 +70,11 @@ final class Attempt: ResponseReceiver {
     ) {
         self.request = request
         self.meter = meter.map(Locked.init)
-        self.credentialHeaders = credentialHeaders
         self.task = task
         self.finishesTask = finishesTask
         streamsBody = task.streamsBody
         reportsProgress = task.reportsProgress
-        readsBodyAsItArrives = streamsBody || reportsProgress
+        options = ExchangeOptions(readsBodyAsItArrives: streamsBody || reportsProgress, credentialHeaders: credentialHeaders)
         start = finishesTask ? 0 : DispatchTime.now().uptimeNanoseconds
         handover = finishesTask ? nil : Locked(Handover())
     }
@@ -87,7 +85,7 @@ final class Attempt: ResponseReceiver {
             finish(NetworkError.cancelled)
             return
         }
-        let sessionTask = session.start(request, receiver: self)
+        let sessionTask = session.start(request, options: options, receiver: self)
         // Only the attempt loop stops an attempt itself; the task cancels the session task.
         handover?.withLock { $0.sessionTask = sessionTask }
         task.onCancel(cancelling: sessionTask)

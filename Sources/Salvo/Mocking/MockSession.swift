@@ -49,8 +49,8 @@ public struct MockSession: NetworkSession {
 
     /// Answers `request`: at once, before returning, when the conditions add no delay and the
     /// body arrives whole; otherwise on the clock, without blocking a thread.
-    @_spi(Transport) public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
-        start(request, answering: answer(MockRequest(request)), receiver: receiver)
+    @_spi(Transport) public func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+        start(request, options: options, answering: answer(MockRequest(request)), receiver: receiver)
     }
 
     /// Answers `request` with `response` (worked out by the caller) under this session's
@@ -59,7 +59,12 @@ public struct MockSession: NetworkSession {
     /// In order: the request body is reported sent (paced by the drawn bandwidth), the latency
     /// passes, then the head and the body's chunks arrive (paced by their own times and the
     /// bandwidth), then the end. A failure the conditions draw ends the exchange instead of the head.
-    func start(_ request: URLRequest, answering response: consuming MockResponse, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+    func start(
+        _ request: URLRequest,
+        options: ExchangeOptions,
+        answering response: consuming MockResponse,
+        receiver: any ResponseReceiver
+    ) -> any NetworkSessionTask {
         let draw = isPerfectNetwork
             ? NetworkConditions.Draw(delay: 0, fails: false)
             : generator.withLock { conditions.draw(using: &$0) }
@@ -68,7 +73,7 @@ public struct MockSession: NetworkSession {
         let delay = NetworkConditions.clampedDelay(response.latency + draw.delay)
         // A body streamed from files (multipart, `.file`) is reported at its length too.
         let uploadLength = request.httpBody?.count ?? (request.httpBodyStream as? BodyStream).map { Int($0.length) } ?? 0
-        let answer = answer, credentialHeaders = receiver.credentialHeaders
+        let answer = answer, credentialHeaders = options.credentialHeaders
         guard delay == 0, draw.bandwidth == nil else {
             let clock = clock
             return MockSessionTask.start(reportingTo: receiver) { task in
@@ -117,14 +122,14 @@ extension MockSession {
         protecting credentialHeaders: Set<String>,
         reportingTo receiver: any ResponseReceiver
     ) throws -> MockResponse.Resolved {
-        var current = request, response = response, hops = 0
+        var current = request, response = response, redirectCount = 0
         while true {
             let resolved = try response.resolved(for: current)
-            guard let next = try current.redirected(by: resolved.head, redirectCount: hops, credentialHeaders: credentialHeaders) else {
+            guard let next = try current.redirected(by: resolved.head, redirectCount: redirectCount, credentialHeaders: credentialHeaders) else {
                 guard !resolved.body.isEmpty, isHead(current) else { return resolved }
                 return MockResponse.Resolved(head: resolved.head, body: Data(), chunks: nil)
             }
-            hops += 1
+            redirectCount += 1
             receiver.didFollowRedirect()
             current = next
             response = answer(MockRequest(next)).next()

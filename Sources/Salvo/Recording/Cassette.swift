@@ -73,9 +73,9 @@ public struct Cassette: NetworkSession {
     }
 
     /// Answers `request` as ``mode`` says: from its fixture, or through ``base``, recording it or not.
-    @_spi(Transport) public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+    @_spi(Transport) public func start(_ request: URLRequest, options exchangeOptions: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         if let modeProblem {
-            return replayer.start(request, answering: MockResponse(.problem(reason: FixtureFile.reason(of: modeProblem), part: .fixture)), receiver: receiver)
+            return replayer.start(request, options: exchangeOptions, answering: MockResponse(.problem(reason: FixtureFile.reason(of: modeProblem), part: .fixture)), receiver: receiver)
         }
         let name = FixtureName.fileName(for: request, options: options)
         let occurrence = occurrences.next(for: name)
@@ -88,10 +88,10 @@ public struct Cassette: NetworkSession {
         }
         if replays {
             let answer = ReplaySession.answer(request, named: name, occurrence: occurrence, folder: folder, options: options)
-            return replayer.start(request, answering: answer, receiver: receiver)
+            return replayer.start(request, options: exchangeOptions, answering: answer, receiver: receiver)
         }
-        if mode == .passThrough { return base.start(request, receiver: receiver) }
+        if mode == .passThrough { return base.start(request, options: exchangeOptions, receiver: receiver) }
         let destination = FixtureRecorder.Destination(request: request, name: name, occurrence: occurrence, folder: folder, options: options)
-        return base.start(request, receiver: FixtureRecorder(passingTo: receiver, recordingTo: destination))
+        return base.start(request, options: exchangeOptions, receiver: FixtureRecorder(passingTo: receiver, recordingTo: destination, isStreamed: exchangeOptions.readsBodyAsItArrives))
     }
 }

@@ -32,13 +32,13 @@ final class FixtureRecorder: ResponseReceiver {
     private let receiver: any ResponseReceiver
     private let destination: Destination
     private let state = Locked(State())
-    let readsBodyAsItArrives: Bool
-    var credentialHeaders: Set<String> { receiver.credentialHeaders }
+    /// Whether the exchange's body is read as it arrives, so its chunks are recorded.
+    private let isStreamed: Bool
 
-    init(passingTo receiver: any ResponseReceiver, recordingTo destination: Destination) {
+    init(passingTo receiver: any ResponseReceiver, recordingTo destination: Destination, isStreamed: Bool) {
         self.receiver = receiver
         self.destination = destination
-        readsBodyAsItArrives = receiver.readsBodyAsItArrives
+        self.isStreamed = isStreamed
     }
 
     func receive(_ head: ResponseHead) {
@@ -50,7 +50,6 @@ final class FixtureRecorder: ResponseReceiver {
     }
 
     func receive(_ chunk: Data) {
-        let isStreamed = readsBodyAsItArrives
         state.withLock { state in
             state.body.append(chunk)
             if isStreamed {
@@ -78,7 +77,7 @@ final class FixtureRecorder: ResponseReceiver {
         do {
             let fixture = Fixture(
                 request: destination.request, response: http, body: recorded.body,
-                chunks: readsBodyAsItArrives && !recorded.body.isEmpty ? recorded.chunks : nil,
+                chunks: isStreamed && !recorded.body.isEmpty ? recorded.chunks : nil,
                 options: destination.options
             )
             try FileManager.default.createDirectory(at: destination.folder, withIntermediateDirectories: true)

@@ -37,11 +37,11 @@ public struct RecordingSession: NetworkSession {
     /// streams; its fixture keeps the chunks' sizes and times. An exchange that repeats is kept
     /// occurrence by occurrence, in order (`….json`, `….2.json`, …), and replay answers them in
     /// the same order.
-    @_spi(Transport) public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+    @_spi(Transport) public func start(_ request: URLRequest, options exchangeOptions: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         let name = FixtureName.fileName(for: request, options: options)
         let destination = FixtureRecorder.Destination(
             request: request, name: name, occurrence: occurrences.next(for: name), folder: folder, options: options
         )
-        return base.start(request, receiver: FixtureRecorder(passingTo: receiver, recordingTo: destination))
+        return base.start(request, options: exchangeOptions, receiver: FixtureRecorder(passingTo: receiver, recordingTo: destination, isStreamed: exchangeOptions.readsBodyAsItArrives))
     }
 }

@@ -41,10 +41,10 @@ public struct ReplaySession: NetworkSession {
     /// Answers `request` from its fixture; the n-th identical request gets the n-th recorded
     /// occurrence, or the last one recorded when there are fewer. A recorded stream arrives in
     /// its recorded chunks, at their recorded times.
-    @_spi(Transport) public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+    @_spi(Transport) public func start(_ request: URLRequest, options exchangeOptions: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         let name = FixtureName.fileName(for: request, options: options)
         let answer = Self.answer(request, named: name, occurrence: occurrences.next(for: name), folder: folder, options: options)
-        return mock.start(request, answering: answer, receiver: receiver)
+        return mock.start(request, options: exchangeOptions, answering: answer, receiver: receiver)
     }
 
     /// The recorded answer to `occurrence` of `request`, whose fixture is `name` (worked out from

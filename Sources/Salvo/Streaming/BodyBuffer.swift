@@ -89,7 +89,6 @@ final class BodyBuffer: ResponseReceiver {
     /// URLSession's delegate queue, and the parts it cannot take in time wait in URLSession's memory.
     private let writer = DispatchQueue(label: "Salvo.BodyBuffer.backlog")
 
-    var readsBodyAsItArrives: Bool { true }
 
     init(memoryLimit: Int = BodyBuffer.defaultMemoryLimit, spillSize: Int = BodyBuffer.spillSize) {
         self.memoryLimit = memoryLimit

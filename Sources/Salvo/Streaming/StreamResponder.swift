@@ -58,8 +58,6 @@ private final class CallbackStreamReceiver: ResponseReceiver {
     private let queue: CallbackQueue
     private let hasCompleted = Locked(false)
 
-    var readsBodyAsItArrives: Bool { true }
-
     init(_ responder: StreamResponder, on queue: CallbackQueue) {
         self.responder = responder
         self.queue = queue

@@ -31,16 +31,14 @@ struct CollectedExchange: Sendable {
 /// A receiver that collects the exchange and calls `done` once at its end: the one behind the
 /// default ``NetworkSession/start(_:completion:)``, and the one the cache gives a session.
 final class ExchangeCollector: ResponseReceiver {
-    let credentialHeaders: Set<String>
     /// Whether the default ``NetworkSession/start(_:completion:)`` made it: a session handed one
     /// by the other default implements neither method.
     let isCompletionDefault: Bool
     private let done: @Sendable (CollectedExchange) -> Void
     private let collected = Locked(CollectedExchange())
 
-    /// A collector passing on `credentialHeaders` (so redirects protect them) that calls `done` at the end.
-    init(credentialHeaders: Set<String> = [], isCompletionDefault: Bool = false, done: @escaping @Sendable (CollectedExchange) -> Void) {
-        self.credentialHeaders = credentialHeaders
+    /// A collector that calls `done` at the end.
+    init(isCompletionDefault: Bool = false, done: @escaping @Sendable (CollectedExchange) -> Void) {
         self.isCompletionDefault = isCompletionDefault
         self.done = done
     }

@@ -8,7 +8,7 @@ import FoundationNetworking
 ///
 /// A session implements one of two methods; each has a default made from the other:
 ///
-/// - `start(_:receiver:)` reports an exchange as it happens: the response head as soon as it is
+/// - `start(_:options:receiver:)` reports an exchange as it happens: the response head as soon as it is
 ///   known, then the body in chunks, then the end. Streams, progress and head-first decisions
 ///   need it; Salvo always fires through it.
 /// - ``start(_:completion:)`` reports the whole exchange at once, as `URLSession`'s completion
@@ -16,12 +16,12 @@ import FoundationNetworking
 ///   as a head, one chunk and the end.
 ///
 /// Writing a session is transport API: a type that conforms imports Salvo with
-/// `@_spi(Transport) import Salvo`, which also brings `ResponseReceiver` and `ResponseHead`'s
-/// initializers. Passing a session to ``FiringFunction/session(_:clock:)`` needs no such import.
+/// `@_spi(Transport) import Salvo`, which also brings `ExchangeOptions`, `ResponseReceiver` and
+/// `ResponseHead`'s initializers. Passing a session to ``FiringFunction/session(_:clock:)`` needs no such import.
 ///
 /// ```swift
 /// struct TickerSession: NetworkSession {
-///     func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+///     func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
 ///         if let url = request.url {
 ///             receiver.receive(ResponseHead(statusCode: 200, headers: ["Content-Type": "text/plain"], url: url))
 ///             receiver.receive(Data("tick\n".utf8))
@@ -33,11 +33,12 @@ import FoundationNetworking
 /// ```
 public protocol NetworkSession: Sendable {
     /// Starts sending `request` and reports the exchange to `receiver` as it happens: at most one
-    /// head, then body chunks, then exactly one `ResponseReceiver/finish(_:)`.
+    /// head, then body chunks, then exactly one `ResponseReceiver/finish(_:)`. `options` say how
+    /// the body is read and which other headers carry credentials.
     ///
     /// After the returned task is cancelled the session still finishes (with `URLError(.cancelled)`
     /// unless it already had); Salvo ignores what arrives after it cancelled.
-    @_spi(Transport) func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask
+    @_spi(Transport) func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask
 
     /// Starts sending `request` and calls `completion` exactly once with the whole exchange.
     ///
@@ -51,12 +52,12 @@ public protocol NetworkSession: Sendable {
 
 extension NetworkSession {
     /// Reports the whole exchange from ``start(_:completion:)`` as a head, one chunk and the end.
-    @_spi(Transport) public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+    @_spi(Transport) public func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         if let collector = receiver as? ExchangeCollector, collector.isCompletionDefault {
             // The other default made this receiver: the session implements neither method.
             collector.finish(NetworkError.incompleteSetup(SetupProblem(
                 .session,
-                "\(type(of: self)) implements neither start(_:receiver:) nor start(_:completion:) of NetworkSession; implement one of them"
+                "\(type(of: self)) implements neither start(_:options:receiver:) nor start(_:completion:) of NetworkSession; implement one of them"
             )))
             return FinishedSessionTask()
         }
@@ -67,12 +68,12 @@ extension NetworkSession {
         }
     }
 
-    /// Collects what `start(_:receiver:)` reports and hands it to `completion` whole.
+    /// Collects what `start(_:options:receiver:)` reports and hands it to `completion` whole.
     public func start(
         _ request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> any NetworkSessionTask {
-        start(request, receiver: ExchangeCollector(isCompletionDefault: true) { exchange in
+        start(request, options: ExchangeOptions(), receiver: ExchangeCollector(isCompletionDefault: true) { exchange in
             completion(exchange.body, exchange.head?.urlResponse, exchange.error)
         })
     }

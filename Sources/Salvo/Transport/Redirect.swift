@@ -3,10 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The one set of rules every Salvo session follows a redirect by: Linux `URLSession`
-/// (``LinuxTransfer``), the mock session, and transports in other packages through
-/// `URLRequest.redirected(by:redirectCount:credentialHeaders:)`. On Apple platforms `URLSession`
-/// computes the redirected request itself, and ``RedirectGuard`` applies ``stripping(_:redirectedFrom:alsoProtected:)``.
+/// The one set of rules every Salvo session follows a redirect by: `URLSession` on every platform
+/// (``URLSessionExchange``), the mock session, and transports in other packages through
+/// `URLRequest.redirected(by:redirectCount:credentialHeaders:)`.
 enum Redirect {
     /// Darwin's and swift-corelibs-foundation's redirect limit.
     static let maximumCount = 20
@@ -71,7 +70,7 @@ extension URLRequest {
     /// session follows, or `nil` when `response` is the answer.
     ///
     /// A transport that follows redirects itself (rather than letting its HTTP client do it)
-    /// calls this for each response, with its receiver's ``ResponseReceiver/credentialHeaders``,
+    /// calls this for each response, with the exchange's ``ExchangeOptions/credentialHeaders``,
     /// so that it follows them as `URLSession` and Salvo's mock do:
     ///
     /// - **Method and body.** 303 turns every method but `HEAD` into `GET`, and 301 and 302 turn
@@ -105,7 +104,7 @@ extension URLRequest {
     ///     a relative `Location` and the origin credentials are kept on.
     ///   - redirectCount: how many redirects the exchange has followed before `response`.
     ///   - credentialHeaders: the request's other headers that carry credentials, in any case:
-    ///     pass the receiver's ``ResponseReceiver/credentialHeaders``, which name the header of
+    ///     pass the exchange's ``ExchangeOptions/credentialHeaders``, which name the header of
     ///     each ``AuthTokenAction`` of the call being fired.
     /// - Returns: the request for the `Location`, or `nil` when `response` is not a redirect to
     ///   follow: a status other than 301, 302, 303, 307 or 308, or no `Location` that is an HTTP(S) URL.

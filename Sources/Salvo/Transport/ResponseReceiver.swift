@@ -15,18 +15,10 @@ import FoundationNetworking
 /// A session that has a Foundation `URLResponse` hands it over as it is
 /// (``receive(_:)-(URLResponse)``); one that parses HTTP itself hands over a ``ResponseHead``
 /// made from the fields, and no `HTTPURLResponse` is built unless somebody asks for it.
+///
+/// It is only where the exchange goes: what a session needs to know about the request besides
+/// the request itself comes in ``ExchangeOptions``.
 @_spi(Transport) public protocol ResponseReceiver: AnyObject, Sendable {
-    /// Whether the body is read as it arrives (a stream), so a session should report chunks as
-    /// they come rather than after the whole body; `false` lets it collect the body first.
-    var readsBodyAsItArrives: Bool { get }
-
-    /// The request's header fields that carry credentials besides `Authorization`,
-    /// `Proxy-Authorization` and `Cookie`, such as the header an ``AuthTokenAction`` of the call
-    /// sets: a session that follows a redirect to another origin drops them too
-    /// (`URLRequest.redirected(by:redirectCount:credentialHeaders:)`). They belong to this
-    /// exchange only; another call's are its own.
-    var credentialHeaders: Set<String> { get }
-
     /// Receives the response head: status, headers and final URL.
     func receive(_ head: ResponseHead)
 
@@ -45,12 +37,6 @@ import FoundationNetworking
 }
 
 extension ResponseReceiver {
-    /// `false`: the body may be collected before it is reported.
-    @_spi(Transport) public var readsBodyAsItArrives: Bool { false }
-
-    /// None: only the headers every request protects.
-    @_spi(Transport) public var credentialHeaders: Set<String> { [] }
-
     /// Receives the response head as Foundation reported it; a response without a URL is no head.
     @_spi(Transport) public func receive(_ head: URLResponse) {
         if let head = ResponseHead(head) { receive(head) }

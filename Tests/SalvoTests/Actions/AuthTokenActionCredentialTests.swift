@@ -76,8 +76,8 @@ import Testing
     @Test func aCustomHeaderIsGuardedOnlyWhereItsCallProtectsIt() throws {
         var request = URLRequest(url: try #require(URL(string: "https://api.test/a")))
         request.setValue("k", forHTTPHeaderField: "X-First-Key")
-        #expect(RedirectGuard.isNeeded(for: request, alsoProtecting: ["x-first-key"]))
-        #expect(!RedirectGuard.isNeeded(for: request, alsoProtecting: ["x-second-key"]))
-        #expect(!RedirectGuard.isNeeded(for: request))
+        #expect(Redirect.protectedFieldNames(in: request, alsoProtected: ["x-first-key"]) == ["X-First-Key"])
+        #expect(Redirect.protectedFieldNames(in: request, alsoProtected: ["x-second-key"]).isEmpty)
+        #expect(Redirect.protectedFieldNames(in: request, alsoProtected: []).isEmpty)
     }
 }

@@ -31,7 +31,6 @@ enum MockStreamingSamples {
     final class ProgressLog: ResponseReceiver, @unchecked Sendable {
         private let lock = NSLock()
         private var progress = (sent: [Int64](), received: 0, isDone: false)
-        var readsBodyAsItArrives: Bool { true }
 
         var sent: [Int64] { lock.withLock { progress.sent } }
         var received: Int { lock.withLock { progress.received } }
@@ -76,7 +75,7 @@ enum MockStreamingSamples {
         upload.httpMethod = "POST"
         upload.httpBody = photo
         let progress = MockStreamingSamples.ProgressLog()
-        _ = session.start(upload, receiver: progress)
+        _ = session.start(upload, options: ExchangeOptions(readsBodyAsItArrives: true), receiver: progress)
         while !progress.isDone { try await Task.sleep(nanoseconds: 1_000_000) }
 
         #expect(progress.sent.count > 50 && progress.sent.last == 150_000)   // ~2,500 bytes every 50 ms

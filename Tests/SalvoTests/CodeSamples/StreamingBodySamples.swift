@@ -56,7 +56,7 @@ enum StreamingGuide {
     }
 
     struct TickerSession: NetworkSession {
-        func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+        func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
             guard let url = request.url else {
                 receiver.finish(URLError(.badURL))
                 return FinishedSessionTask()

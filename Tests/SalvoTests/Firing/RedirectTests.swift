@@ -5,7 +5,7 @@ import FoundationNetworking
 import Testing
 @_spi(Transport) @testable import Salvo
 
-/// `URLRequest.redirected(by:redirectCount:credentialHeaders:)`: the one rule set Linux `URLSession`, the mock
+/// `URLRequest.redirected(by:redirectCount:credentialHeaders:)`: the one rule set `URLSession`, the mock
 /// session and other transports follow redirects by.
 @Suite struct RedirectTests {
     private static let start = "https://api.test/start"
@@ -120,5 +120,27 @@ import Testing
             #expect(error.code == .httpTooManyRedirects)
             #expect(error.failingURL?.absoluteString == "https://api.test/hop")
         }
+    }
+
+    @Test(arguments: ["Authorization", "authorization", "COOKIE", "Proxy-Authorization"])
+    func aCredentialFieldIsProtectedInAnyCase(_ name: String) throws {
+        var request = URLRequest(url: try #require(URL(string: Self.start)))
+        request.setValue("secret", forHTTPHeaderField: name)
+        #expect(Redirect.protectedFieldNames(in: request, alsoProtected: []).count == 1)
+    }
+
+    @Test func theHeaderOfAnAuthActionIsProtected() throws {
+        let auth = AuthTokenAction(for: ServerConfig(host: "api.test"), headerName: "X-Guard-Check-Key") { nil }
+        let protected = AuthTokenAction.headers(setBy: [auth])
+        var request = URLRequest(url: try #require(URL(string: Self.start)))
+        request.setValue("k", forHTTPHeaderField: "x-guard-check-key")
+        #expect(Redirect.protectedFieldNames(in: request, alsoProtected: protected).count == 1)
+    }
+
+    @Test func aRequestWithoutCredentialsHasNothingProtected() throws {
+        var request = URLRequest(url: try #require(URL(string: Self.start)))
+        #expect(Redirect.protectedFieldNames(in: request, alsoProtected: []).isEmpty)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        #expect(Redirect.protectedFieldNames(in: request, alsoProtected: []).isEmpty)
     }
 }

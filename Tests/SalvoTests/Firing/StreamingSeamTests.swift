@@ -48,7 +48,7 @@ import SalvoTesting
             Issue.record("expected an incomplete session setup, got \(result)")
             return
         }
-        #expect(problem.description.contains("Hollow implements neither start(_:receiver:) nor start(_:completion:)"))
+        #expect(problem.description.contains("Hollow implements neither start(_:options:receiver:) nor start(_:completion:)"))
     }
 
     @Test func chunksArriveInOrderAsTheyCome() async throws {

@@ -23,7 +23,7 @@ import SalvoTesting
         let time = TestClock()
         let log = ReceiverLog(clock: time)
         let session = MockSession(clock: time.clock) { _ in .chunks(Self.abc, every: 0.1) }
-        _ = session.start(Self.request(), receiver: log)
+        _ = session.start(Self.request(), options: log.options, receiver: log)
         await time.runUntilFinished(log)
         #expect(log.reports == [.head(status: 200)] + Self.abc.map { .chunk($0) } + [.finish(nil)])
         #expect(log.chunkTimes == [0, 0.1, 0.2])
@@ -35,7 +35,7 @@ import SalvoTesting
         let time = TestClock()
         let log = ReceiverLog(clock: time)
         let session = MockSession(clock: time.clock) { _ in .chunks(Self.abc, every: 0.1).delayed(by: 0.5) }
-        _ = session.start(Self.request(), receiver: log)
+        _ = session.start(Self.request(), options: log.options, receiver: log)
         await time.runUntilFinished(log)
         #expect(log.times.first == 0.5, "the head")
         #expect(log.chunkTimes.map { ($0 * 1_000).rounded() } == [500, 600, 700])
@@ -107,7 +107,7 @@ import SalvoTesting
         let log = ReceiverLog(clock: time)
         let body = Data(repeating: 7, count: 1_000)
         let session = MockSession(conditions: NetworkConditions(bandwidth: 4_000...4_000), clock: time.clock) { _ in .data(body) }
-        _ = session.start(Self.request(), receiver: log)
+        _ = session.start(Self.request(), options: log.options, receiver: log)
         await time.runUntilFinished(log)
         #expect(log.chunks.map(\.count) == [200, 200, 200, 200, 200], "4,000 B/s carries 200 bytes a tick")
         #expect(log.chunkTimes.map { ($0 * 1_000).rounded() } == [50, 100, 150, 200, 250])
@@ -118,7 +118,7 @@ import SalvoTesting
         let time = TestClock()
         let log = ReceiverLog(clock: time)
         let session = MockSession(conditions: NetworkConditions(bandwidth: 4_000...4_000), clock: time.clock) { _ in .status(201) }
-        _ = session.start(Self.request("POST", body: Data(count: 500)), receiver: log)
+        _ = session.start(Self.request("POST", body: Data(count: 500)), options: log.options, receiver: log)
         await time.runUntilFinished(log)
         #expect(log.reports == [.sent(200, of: 500), .sent(400, of: 500), .sent(500, of: 500), .head(status: 201), .finish(nil)])
         #expect(log.times.map { ($0 * 1_000).rounded() } == [50, 100, 125, 125, 125])
@@ -131,13 +131,13 @@ import SalvoTesting
         let call = NetCall(server: ServerConfig(scheme: "https", host: "api.example"), endpoint: Endpoint(method: .put, path: "/photo", body: .file(file)))
         let request = try call.requestToSend().get()
         let log = ReceiverLog()
-        _ = MockSession { _ in .status(204) }.start(request, receiver: log)
+        _ = MockSession { _ in .status(204) }.start(request, options: log.options, receiver: log)
         #expect(log.reports == [.sent(1_234, of: 1_234), .head(status: 204), .finish(nil)])
     }
 
     @Test func anUploadWithoutABandwidthIsReportedSentAtOnce() {
         let log = ReceiverLog()
-        _ = MockSession { _ in .status(204) }.start(Self.request("PUT", body: Data(count: 42)), receiver: log)
+        _ = MockSession { _ in .status(204) }.start(Self.request("PUT", body: Data(count: 42)), options: log.options, receiver: log)
         #expect(log.reports == [.sent(42, of: 42), .head(status: 204), .finish(nil)])
     }
 
@@ -147,7 +147,7 @@ import SalvoTesting
         let session = MockSession(conditions: NetworkConditions(bandwidth: 1_000_000...1_000_000), clock: time.clock) { _ in
             .chunks(Self.abc, every: 1)
         }
-        _ = session.start(Self.request(), receiver: log)
+        _ = session.start(Self.request(), options: log.options, receiver: log)
         await time.runUntilFinished(log)
         #expect(log.chunks == Self.abc)
         #expect(log.chunkTimes.map { ($0 * 10).rounded() } == [0, 10, 20])
@@ -160,7 +160,7 @@ import SalvoTesting
             var sizes: [[Int]] = []
             for _ in 0..<4 {
                 let log = ReceiverLog()
-                _ = session.start(Self.request(), receiver: log)
+                _ = session.start(Self.request(), options: log.options, receiver: log)
                 _ = await log.waitForFinish()
                 sizes.append(log.chunks.map(\.count))
             }
@@ -195,7 +195,7 @@ import SalvoTesting
         let time = TestClock()
         let log = ReceiverLog(clock: time)
         let session = MockSession(clock: time.clock) { _ in .chunks(Self.abc, every: 0.1) }
-        let task = session.start(Self.request(), receiver: log)
+        let task = session.start(Self.request(), options: log.options, receiver: log)
         #expect(await time.waitForSleepers(1), "the first chunk is out; the second waits")
         task.cancel()
         task.cancel()
@@ -213,7 +213,7 @@ import SalvoTesting
             if number == 2 { task.withLock { $0 }?.cancel() }
         }
         let session = MockSession(clock: time.clock) { _ in .chunks(Self.abc, every: 0.1) }
-        let started = session.start(Self.request(), receiver: log)
+        let started = session.start(Self.request(), options: log.options, receiver: log)
         task.withLock { $0 = started }
         await time.runUntilFinished(log)
         #expect(log.reports == [.head(status: 200), .chunk(Self.abc[0]), .chunk(Self.abc[1]), .finish(.cancelled)])
@@ -224,7 +224,7 @@ import SalvoTesting
         let time = TestClock()
         let log = ReceiverLog(clock: time)
         let session = MockSession(conditions: NetworkConditions(bandwidth: 10...10), clock: time.clock) { _ in .text("slow") }
-        session.start(Self.request(), receiver: log).cancel()
+        session.start(Self.request(), options: log.options, receiver: log).cancel()
         #expect(log.reports == [.finish(.cancelled)])
         try await Task.sleep(nanoseconds: 20_000_000)
         time.runToEnd()
@@ -236,7 +236,7 @@ import SalvoTesting
     func aHeadRequestGetsTheHeadAndNoBody(conditions: NetworkConditions) async throws {
         let log = ReceiverLog()
         let session = MockSession(conditions: conditions, clock: .immediate) { _ in .chunks(Self.abc, every: 0.1) }
-        _ = session.start(Self.request("HEAD"), receiver: log)
+        _ = session.start(Self.request("HEAD"), options: log.options, receiver: log)
         #expect(await log.waitForFinish())
         #expect(log.reports == [.head(status: 200), .finish(nil)])
     }
@@ -245,7 +245,7 @@ import SalvoTesting
         let log = ReceiverLog()
         let conditions = NetworkConditions(bandwidth: 1_000...1_000, failureRate: 1, failure: .networkConnectionLost)
         let session = MockSession(conditions: conditions, clock: .immediate) { _ in .chunks(Self.abc, every: 0.1) }
-        _ = session.start(Self.request("POST", body: Data(count: 60)), receiver: log)
+        _ = session.start(Self.request("POST", body: Data(count: 60)), options: log.options, receiver: log)
         #expect(await log.waitForFinish())
         #expect(log.reports == [.sent(50, of: 60), .sent(60, of: 60), .finish(.networkConnectionLost)])
     }
@@ -255,7 +255,7 @@ import SalvoTesting
         let session = MockSession(clock: .immediate) { request in
             request.url?.path == "/old" ? .redirect(to: "/new") : .chunks(Self.abc, every: 0.1)
         }
-        _ = session.start(URLRequest(url: URL(string: "https://api.example.com/old")!), receiver: log)
+        _ = session.start(URLRequest(url: URL(string: "https://api.example.com/old")!), options: log.options, receiver: log)
         #expect(await log.waitForFinish())
         #expect(log.head?.url?.path == "/new")
         #expect(log.chunks == Self.abc)
@@ -263,7 +263,7 @@ import SalvoTesting
 
     @Test func anAnswerWithoutDelayIsGivenBeforeStartReturns() {
         let log = ReceiverLog()
-        let task = MockSession { _ in .text("now") }.start(Self.request(), receiver: log)
+        let task = MockSession { _ in .text("now") }.start(Self.request(), options: log.options, receiver: log)
         #expect(log.reports == [.head(status: 200), .chunk(Data("now".utf8)), .finish(nil)])
         #expect(task is FinishedSessionTask)
     }

@@ -5,7 +5,7 @@ import FoundationNetworking
 @_spi(Transport) @testable import Salvo
 
 /// A `NetworkSession` that streams: it plays one scripted exchange per request through
-/// `start(_:receiver:)` — head, chunks, end — and records the requests and cancellations.
+/// `start(_:options:receiver:)` — head, chunks, end — and records the requests and cancellations.
 ///
 /// ```swift
 /// let session = ScriptedStreamSession { attempt, _ in
@@ -57,7 +57,7 @@ final class ScriptedStreamSession: NetworkSession {
     /// How many started exchanges were cancelled before they ended.
     var cancellations: Int { state.withLock { $0.cancellations } }
 
-    func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+    func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         let attempt = state.withLock { state in
             state.requests.append(request)
             return state.requests.count - 1

@@ -15,7 +15,7 @@ import SalvoTesting
         let base = try await LoopbackServer.baseURL()
         let request = URLRequest(url: try #require(URL(string: base.absoluteString + path)))
         let live = ReceiverLog()
-        _ = RecordingSession(wrapping: transport.session, to: folder.url).start(request, receiver: live)
+        _ = RecordingSession(wrapping: transport.session, to: folder.url).start(request, options: live.options, receiver: live)
         #expect(await live.waitForFinish(timeout: 20))
         #expect(live.reports.last == .finish(nil))
         let name = try #require(try folder.fileNames().first)
@@ -26,7 +26,7 @@ import SalvoTesting
     static func replay(_ request: URLRequest, from folder: TemporaryFolder) async -> ReceiverLog {
         let time = TestClock()
         let replayed = ReceiverLog(clock: time)
-        _ = ReplaySession(from: folder.url, clock: time.clock).start(request, receiver: replayed)
+        _ = ReplaySession(from: folder.url, clock: time.clock).start(request, options: replayed.options, receiver: replayed)
         await time.runUntilFinished(replayed)
         return replayed
     }

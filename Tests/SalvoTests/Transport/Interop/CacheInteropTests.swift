@@ -154,9 +154,9 @@ struct CountingSession: NetworkSession {
         self.sent = sent
     }
 
-    func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+    func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         sent.append(request)
-        return wrapped.start(request, receiver: receiver)
+        return wrapped.start(request, options: options, receiver: receiver)
     }
 }
 

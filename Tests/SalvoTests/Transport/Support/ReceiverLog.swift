@@ -11,7 +11,7 @@ import SalvoTesting
 ///
 /// ```swift
 /// let log = ReceiverLog()
-/// _ = session.start(request, receiver: log)
+/// _ = session.start(request, options: log.options, options: log.options, receiver: log)
 /// #expect(await log.waitForFinish())
 /// #expect(log.reports == [.head(status: 200), .chunk(Data("hi".utf8)), .finish(nil)])
 /// ```
@@ -45,7 +45,8 @@ final class ReceiverLog: ResponseReceiver {
         var head: ResponseHead?
     }
 
-    let readsBodyAsItArrives: Bool
+    /// The options to start the exchange with: read the body as it arrives unless told otherwise.
+    let options: ExchangeOptions
     private let clock: TestClock?
     private let state = Locked(State())
     /// Runs inside each chunk report, before it returns (to cancel from within the receiver, say).
@@ -53,7 +54,7 @@ final class ReceiverLog: ResponseReceiver {
 
     /// A log that reads the body as it arrives unless `streaming` is false; times come from `clock`.
     init(streaming: Bool = true, clock: TestClock? = nil, onChunk: (@Sendable (_ chunkNumber: Int) -> Void)? = nil) {
-        readsBodyAsItArrives = streaming
+        options = ExchangeOptions(readsBodyAsItArrives: streaming)
         self.clock = clock
         self.onChunk = onChunk
     }

@@ -138,10 +138,10 @@ public struct AsyncHTTPClientSession: NetworkSession {
     /// upload progress, and the end.
     ///
     /// A body read whole is collected on the client's event loop; a streamed body (or one whose
-    /// progress is reported) reaches `receiver` from a queue of the exchange's own, and the next
+    /// progress is reported: `options.readsBodyAsItArrives`) reaches `receiver` from a queue of the exchange's own, and the next
     /// part is read from the network only once `receiver` has taken the previous one.
-    @_spi(Transport) public func start(_ request: URLRequest, receiver: any ResponseReceiver) -> any NetworkSessionTask {
-        Exchange.start(request, on: self, reportingTo: receiver)
+    @_spi(Transport) public func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+        Exchange.start(request, on: self, options: options, reportingTo: receiver)
     }
 
     /// Shuts the session's own client down, failing calls still in flight.

@@ -9,7 +9,7 @@ import NIOFoundationCompat
 
 /// How an exchange's events reach its ``Salvo/ResponseReceiver``, in order, each once.
 ///
-/// A receiver that collects the body (`readsBodyAsItArrives == false`) is called on the event
+/// A receiver that collects the body (`ExchangeOptions.readsBodyAsItArrives` false) is called on the event
 /// loop at once: it only appends. One that reads the body as it arrives (a stream, a download, a
 /// call reporting progress) may write to disk or wake a reader, so it is called from a serial
 /// queue of the exchange's own, never on the event loop.
@@ -38,9 +38,9 @@ struct Delivery: Sendable {
     /// The queue the receiver is called on; `nil` for a receiver called on the event loop.
     private var queue: DispatchQueue? { queued?.queue }
 
-    init(_ receiver: any ResponseReceiver) {
+    init(_ receiver: any ResponseReceiver, readsBodyAsItArrives: Bool) {
         self.receiver = receiver
-        queued = receiver.readsBodyAsItArrives ? (DispatchQueue(label: "Salvo.AsyncHTTPClientSession.delivery"), NIOLockedValueBox(0)) : nil
+        queued = readsBodyAsItArrives ? (DispatchQueue(label: "Salvo.AsyncHTTPClientSession.delivery"), NIOLockedValueBox(0)) : nil
     }
 
     func head(_ head: ResponseHead, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {

@@ -8,28 +8,28 @@ import NIOCore
 import NIOHTTP1
 @_spi(Transport) import Salvo
 
-/// One exchange through AsyncHTTPClient: the request, each redirect it follows (a hop, one
+/// One exchange through AsyncHTTPClient: the request and each redirect it follows (one
 /// AsyncHTTPClient task each), the idle timeout, cancellation, and the one end it reports.
 ///
-/// The exchange is the delegate of each of its hops, one after the other: a hop starts only once
+/// The exchange is the delegate of each of its tasks, one after the other: a task starts only once
 /// the one before it has ended, so one object serves them all.
-/// Every hop runs on one event loop, chosen when the exchange starts. The state is behind a lock
+/// Every task runs on one event loop, chosen when the exchange starts. The state is behind a lock
 /// all the same: ``cancel()`` comes from any thread, and the session's ``IdleWatch`` checks the
 /// timeout from its own event loop.
 final class Exchange: NetworkSessionTask {
     private struct State {
-        /// The request of the current hop.
+        /// The request of the current task.
         var request: URLRequest
         var redirectCount = 0
-        var hop: HTTPClient.Task<Void>?
-        /// The current hop's events: how often AsyncHTTPClient visited a URL for it, the bytes of
+        var task: HTTPClient.Task<Void>?
+        /// The current task's events: how often AsyncHTTPClient visited a URL for it, the bytes of
         /// its body it sent out of how many, and the request its head redirected to.
-        var hopVisits = 0
-        var hopBytesSent: Int64 = 0
-        var hopBytesExpected: Int64?
-        var hopRedirect: URLRequest?
+        var visits = 0
+        var bytesSent: Int64 = 0
+        var bytesExpected: Int64?
+        var redirect: URLRequest?
         var lastActivity: NIODeadline
-        /// Why the exchange ends although its hop did not fail by itself: a timeout, a redirect
+        /// Why the exchange ends although its task did not fail by itself: a timeout, a redirect
         /// Salvo's rules refuse, a client that follows redirects on its own.
         var failure: (any Error)?
         var isCancelled = false
@@ -43,25 +43,30 @@ final class Exchange: NetworkSessionTask {
     /// Whether the request as fired carried a `Cookie` header of the caller's own, which stored
     /// cookies never replace.
     private let hasCallersCookieHeader: Bool
-    /// The receiver's ``ResponseReceiver/credentialHeaders``: headers of the call's auth actions,
+    /// The exchange's ``Salvo/ExchangeOptions/credentialHeaders``: headers of the call's auth actions,
     /// dropped with the standard credentials when a redirect leaves the origin.
     private let credentialHeaders: Set<String>
     private let state: NIOLockedValueBox<State>
 
-    private init(_ request: URLRequest, session: AsyncHTTPClientSession, receiver: any ResponseReceiver, startedAt start: NIODeadline) {
+    private init(_ request: URLRequest, session: AsyncHTTPClientSession, options: ExchangeOptions, receiver: any ResponseReceiver, startedAt start: NIODeadline) {
         self.session = session
-        delivery = Delivery(receiver)
+        delivery = Delivery(receiver, readsBodyAsItArrives: options.readsBodyAsItArrives)
         eventLoop = session.client.eventLoopGroup.any()
         idleTimeout = IdleTimeout.amount(for: request.timeoutInterval)
         hasCallersCookieHeader = session.cookieStorage != nil && request.value(forHTTPHeaderField: "Cookie") != nil
-        credentialHeaders = receiver.credentialHeaders
+        credentialHeaders = options.credentialHeaders
         state = NIOLockedValueBox(State(request: request, lastActivity: start))
     }
 
     /// Starts sending `request` through `session`'s client and reports the exchange to `receiver`.
-    static func start(_ request: URLRequest, on session: AsyncHTTPClientSession, reportingTo receiver: any ResponseReceiver) -> Exchange {
+    static func start(
+        _ request: URLRequest,
+        on session: AsyncHTTPClientSession,
+        options: ExchangeOptions,
+        reportingTo receiver: any ResponseReceiver
+    ) -> Exchange {
         let start = NIODeadline.now()
-        let exchange = Exchange(request, session: session, receiver: receiver, startedAt: start)
+        let exchange = Exchange(request, session: session, options: options, receiver: receiver, startedAt: start)
         if let idleTimeout = exchange.idleTimeout {
             session.idleWatch.watch(exchange, expiringAt: start + idleTimeout)
         }
@@ -70,16 +75,16 @@ final class Exchange: NetworkSessionTask {
     }
 
     func cancel() {
-        let hop: HTTPClient.Task<Void>? = state.withLockedValue { state in
+        let task: HTTPClient.Task<Void>? = state.withLockedValue { state in
             guard !state.isFinished else { return nil }
             state.isCancelled = true
-            return state.hop
+            return state.task
         }
-        // Between hops there is no task to stop: the next hop sees the flag and ends the exchange.
-        hop?.cancel()
+        // Between tasks there is none to stop: the next task sees the flag and ends the exchange.
+        task?.cancel()
     }
 
-    /// Sends one hop: the request, or a redirected one.
+    /// Sends one task: the request, or a redirected one.
     private func send(_ request: URLRequest) {
         let ahcRequest: HTTPClient.Request
         do {
@@ -90,36 +95,36 @@ final class Exchange: NetworkSessionTask {
         }
         let isCancelled = state.withLockedValue { state in
             state.request = request
-            state.hopVisits = 0
-            state.hopBytesSent = 0
-            state.hopBytesExpected = ahcRequest.body?.contentLength
-            state.hopRedirect = nil
+            state.visits = 0
+            state.bytesSent = 0
+            state.bytesExpected = ahcRequest.body?.contentLength
+            state.redirect = nil
             return state.isCancelled
         }
         guard !isCancelled else {
             finish(URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
             return
         }
-        let hop = session.client.execute(request: ahcRequest, delegate: self, eventLoop: .delegate(on: eventLoop), logger: nil)
+        let task = session.client.execute(request: ahcRequest, delegate: self, eventLoop: .delegate(on: eventLoop), logger: nil)
         let cancelledMeanwhile = state.withLockedValue { state in
-            state.hop = hop
+            state.task = task
             return state.isCancelled
         }
-        if cancelledMeanwhile { hop.cancel() }
-        hop.futureResult.whenComplete { [self] result in hopEnded(result) }
+        if cancelledMeanwhile { task.cancel() }
+        task.futureResult.whenComplete { [self] result in taskEnded(result) }
     }
 
-    /// Ends a hop: follows the redirect its head answered with, or ends the exchange.
-    private func hopEnded(_ result: Result<Void, any Error>) {
+    /// Ends a task: follows the redirect its head answered with, or ends the exchange.
+    private func taskEnded(_ result: Result<Void, any Error>) {
         switch result {
         case .success:
-            guard let redirect = state.withLockedValue({ $0.hopRedirect }) else { return finish(nil) }
+            guard let redirect = state.withLockedValue({ $0.redirect }) else { return finish(nil) }
             send(redirect)
         case .failure(let error):
             let (failure, isCancelled, url) = state.withLockedValue { ($0.failure, $0.isCancelled, $0.request.url) }
             if let failure { return finish(failure) }
             if isCancelled { return finish(URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: url as Any])) }
-            // Nobody here cancelled it: the client was shut down while the hop was in flight.
+            // Nobody here cancelled it: the client was shut down while the task was in flight.
             if let clientError = error as? HTTPClientError, clientError == .cancelled { return finish(TransportError.shutDown(at: url)) }
             finish(TransportError.map(error, url: url))
         }
@@ -130,7 +135,7 @@ final class Exchange: NetworkSessionTask {
         let isFirstEnd = state.withLockedValue { state in
             guard !state.isFinished else { return false }
             state.isFinished = true
-            state.hop = nil
+            state.task = nil
             return true
         }
         guard isFirstEnd else { return }
@@ -138,12 +143,12 @@ final class Exchange: NetworkSessionTask {
         delivery.finish(error)
     }
 
-    /// Ends the exchange with `error` at once: stops the hop in flight, whose failure then ends it.
-    func fail(with error: any Error, stopping hop: HTTPClient.Task<Void>) {
+    /// Ends the exchange with `error` at once: stops the task in flight, whose failure then ends it.
+    func fail(with error: any Error, stopping task: HTTPClient.Task<Void>) {
         state.withLockedValue { state in
             if state.failure == nil { state.failure = error }
         }
-        hop.fail(reason: error)
+        task.fail(reason: error)
     }
 
     // MARK: - Timeout
@@ -157,19 +162,19 @@ final class Exchange: NetworkSessionTask {
             guard !state.isFinished else { return .ended }
             let deadline = state.lastActivity + idleTimeout
             guard deadline <= now else { return .wait(until: deadline) }
-            return .expire(state.hop, state.request.url)
+            return .expire(state.task, state.request.url)
         }
         switch next {
         case .ended:
             return nil
         case .wait(let deadline):
             return deadline
-        case .expire(let hop, let url):
+        case .expire(let task, let url):
             let timedOut = URLError(.timedOut, userInfo: [
                 NSLocalizedDescriptionKey: "The request timed out.",
                 NSURLErrorFailingURLErrorKey: url as Any,
             ])
-            if let hop { fail(with: timedOut, stopping: hop) } else { finish(timedOut) }
+            if let task { fail(with: timedOut, stopping: task) } else { finish(timedOut) }
             return nil
         }
     }
@@ -190,7 +195,7 @@ final class Exchange: NetworkSessionTask {
     }
 }
 
-// MARK: - Events of a hop
+// MARK: - Events of a task
 
 /// AsyncHTTPClient calls these on the exchange's event loop, one at a time, and reads the next body
 /// part only once the future returned for the previous one has completed.
@@ -199,9 +204,9 @@ extension Exchange: HTTPClientResponseDelegate {
 
     func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
         let (sent, expected) = state.withLockedValue { state in
-            state.hopBytesSent += Int64(part.readableBytes)
+            state.bytesSent += Int64(part.readableBytes)
             if idleTimeout != nil { state.lastActivity = .now() }
-            return (state.hopBytesSent, state.hopBytesExpected)
+            return (state.bytesSent, state.bytesExpected)
         }
         delivery.didSend(sent, of: expected)
     }
@@ -210,8 +215,8 @@ extension Exchange: HTTPClientResponseDelegate {
     /// Salvo's: the exchange ends before that request gets an answer.
     func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
         let visits = state.withLockedValue { state in
-            state.hopVisits += 1
-            return state.hopVisits
+            state.visits += 1
+            return state.visits
         }
         guard visits > 1 else { return }
         fail(with: TransportError.clientFollowsRedirects(at: request.url), stopping: task)
@@ -234,7 +239,7 @@ extension Exchange: HTTPClientResponseDelegate {
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         let isRedirect = state.withLockedValue { state in
             if idleTimeout != nil { state.lastActivity = .now() }
-            return state.hopRedirect != nil
+            return state.redirect != nil
         }
         guard !isRedirect else { return task.eventLoop.makeSucceededVoidFuture() }
         return delivery.chunk(buffer, on: eventLoop)
@@ -242,18 +247,18 @@ extension Exchange: HTTPClientResponseDelegate {
 
     func didFinishRequest(task: HTTPClient.Task<Void>) throws {}
 
-    /// What a hop does with its response head.
+    /// What a task does with its response head.
     private enum HeadDecision {
         /// The head is the answer: report it and the body that follows.
         case deliver(ResponseHead)
         /// The head redirects: drop its body and send the next request (the state's
-        /// `hopRedirect`) once the hop ends.
+        /// `redirect`) once the task ends.
         case follow
         /// The exchange ends with this error.
         case fail(any Error)
     }
 
-    /// Decides on the current hop's response head, after storing the cookies it sets.
+    /// Decides on the current task's response head, after storing the cookies it sets.
     private func decide(on head: HTTPResponseHead) -> HeadDecision {
         let (request, redirectCount) = state.withLockedValue { state in
             if idleTimeout != nil { state.lastActivity = .now() }
@@ -276,7 +281,7 @@ extension Exchange: HTTPClientResponseDelegate {
         let following = withStoredCookies(next)
         state.withLockedValue { state in
             state.redirectCount += 1
-            state.hopRedirect = following
+            state.redirect = following
         }
         delivery.didFollowRedirect()
         return .follow

@@ -14,7 +14,7 @@ import NIOSSL
 /// failure, so that ``Salvo/NetworkError`` maps them as it maps `URLSession`'s; a request Salvo
 /// could not have built correctly becomes ``Salvo/NetworkError/invalidRequest(_:)``.
 enum TransportError {
-    /// The error a hop's failure ends the exchange with, failing at `url`.
+    /// The error a task's failure ends the exchange with, failing at `url`.
     static func map(_ error: any Error, url: URL?) -> any Error {
         switch error {
         case let error as NetworkError:

@@ -66,7 +66,7 @@ import Testing
 
     @Test func aStreamedBodyReachesItsReceiverOffTheEventLoopOneCallAtATimeInOrder() async throws {
         let receiver = ThreadCheckingReceiver()
-        let task = AsyncHTTPClientSession.shared.start(URLRequest(url: try await url("stream/bytes", query: "n=2000000")), receiver: receiver)
+        let task = AsyncHTTPClientSession.shared.start(URLRequest(url: try await url("stream/bytes", query: "n=2000000")), options: receiver.options, receiver: receiver)
         #expect(await receiver.waitForFinish())
         let report = receiver.report
         #expect(report.events.first == "head" && report.events.last == "finish")
@@ -82,7 +82,7 @@ import Testing
     @Test func cancellingMidBodyFinishesOnceWithCancelled() async throws {
         let receiver = ThreadCheckingReceiver()
         let request = URLRequest(url: try await url("stream/drip", query: "n=50&interval=0.1"))
-        let task = AsyncHTTPClientSession.shared.start(request, receiver: receiver)
+        let task = AsyncHTTPClientSession.shared.start(request, options: receiver.options, receiver: receiver)
         try await Task.sleep(for: .milliseconds(300))
         task.cancel()
         task.cancel()
@@ -114,7 +114,7 @@ import Testing
         request.httpBodyStream = InputStream(data: bytes)
         if hasLength { request.setValue("300000", forHTTPHeaderField: "Content-Length") }
         let receiver = ThreadCheckingReceiver()
-        _ = AsyncHTTPClientSession.shared.start(request, receiver: receiver)
+        _ = AsyncHTTPClientSession.shared.start(request, options: receiver.options, receiver: receiver)
         #expect(await receiver.waitForFinish())
         struct Upload: Decodable { let received: Int; let content_length: String?; let transfer_encoding: String?; let is_pattern: Bool? }
         let upload = try JSONDecoder().decode(Upload.self, from: receiver.report.body)
@@ -129,7 +129,7 @@ import Testing
         request.httpMethod = "PUT"
         request.httpBodyStream = InputStream(data: Data("once".utf8))
         let receiver = ThreadCheckingReceiver()
-        _ = AsyncHTTPClientSession.shared.start(request, receiver: receiver)
+        _ = AsyncHTTPClientSession.shared.start(request, options: receiver.options, receiver: receiver)
         #expect(await receiver.waitForFinish())
         #expect((receiver.report.error as? URLError)?.code == .requestBodyStreamExhausted)
         #expect(!receiver.report.events.contains("head"))
@@ -139,7 +139,7 @@ import Testing
         var request = URLRequest(url: try await url("echo/bad-header"))
         request.setValue("a\u{1}b", forHTTPHeaderField: "X-Control")
         let receiver = ThreadCheckingReceiver()
-        _ = AsyncHTTPClientSession.shared.start(request, receiver: receiver)
+        _ = AsyncHTTPClientSession.shared.start(request, options: receiver.options, receiver: receiver)
         #expect(await receiver.waitForFinish())
         guard case .invalidRequest(let problem)? = receiver.report.error as? NetworkError else {
             Issue.record("got \(String(describing: receiver.report.error))")
@@ -165,7 +165,8 @@ final class ThreadCheckingReceiver: ResponseReceiver {
     /// Whether `finish` was called, and who waits for it.
     private let end = NIOLockedValueBox<(isFinished: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 
-    var readsBodyAsItArrives: Bool { true }
+    /// Its exchanges read the body as it arrives.
+    let options = ExchangeOptions(readsBodyAsItArrives: true)
     var report: Report { state.withLockedValue { $0 } }
 
     private func record(_ event: String, _ change: (inout Report) -> Void = { _ in }) {

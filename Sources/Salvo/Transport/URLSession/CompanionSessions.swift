@@ -34,11 +34,11 @@ extension URLSession {
 /// set are still stored; same delegate queue) and changes one thing:
 /// - **keeping a `Cookie` header**: `httpShouldSetCookies = false` (see
 ///   `URLSession.needsCookieHeaderKept(for:)`);
-/// - **streaming**: ``StreamingDelegate`` as its delegate, since corelibs reports a task's
+/// - **streaming**: ``StreamingRelay`` as its delegate, since corelibs reports a task's
 ///   response and data only to its session's delegate, never to the task's own.
 ///
 /// Challenges and redirects of a companion's tasks are still put to the delegate of the session
-/// the call fired through, by ``LinuxTransfer``.
+/// the call fired through, by ``URLSessionExchange``.
 enum CompanionSessions {
     private struct Key: Hashable {
         let session: ObjectIdentifier
@@ -78,7 +78,7 @@ enum CompanionSessions {
             for key in dead.keys { entries[key] = nil }
             let companion = URLSession(
                 configuration: configuration,
-                delegate: isStreaming ? StreamingDelegate.shared : nil,
+                delegate: isStreaming ? StreamingRelay.shared : nil,
                 delegateQueue: session.delegateQueue
             )
             entries[key] = Entry(original: session, companion: companion)
@@ -89,25 +89,15 @@ enum CompanionSessions {
     }
 }
 
-/// The delegate of every streaming companion session: hands each task's events to the
-/// ``LinuxTransfer`` that started it.
-final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    static let shared = StreamingDelegate()
+/// The session delegate of every streaming companion: corelibs reports a streamed data task's
+/// response, body, upload progress and end only to its session's delegate, never to the task's
+/// own (Docs/Linux.md), so this hands them to the task's delegate, the ``URLSessionExchange`` that
+/// started it. Redirects, challenges and body streams corelibs puts to the task's delegate itself.
+final class StreamingRelay: NSObject, URLSessionDataDelegate, Sendable {
+    static let shared = StreamingRelay()
 
-    private let transfers = Locked<[ObjectIdentifier: LinuxTransfer]>([:])
-
-    /// Sends `task`'s events to `transfer` until it completes.
-    func register(_ transfer: LinuxTransfer, for task: URLSessionTask) {
-        transfers.withLock { $0[ObjectIdentifier(task)] = transfer }
-    }
-
-    /// Stops sending `task`'s events anywhere.
-    func unregister(_ task: URLSessionTask) {
-        _ = transfers.withLock { $0.removeValue(forKey: ObjectIdentifier(task)) }
-    }
-
-    private func transfer(for task: URLSessionTask) -> LinuxTransfer? {
-        transfers.withLock { $0[ObjectIdentifier(task)] }
+    private func exchange(of task: URLSessionTask) -> URLSessionExchange? {
+        task.delegate as? URLSessionExchange
     }
 
     func urlSession(
@@ -116,12 +106,12 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        guard let transfer = transfer(for: dataTask) else { return completionHandler(.cancel) }
-        transfer.urlSession(session, dataTask: dataTask, didReceive: response, completionHandler: completionHandler)
+        guard let exchange = exchange(of: dataTask) else { return completionHandler(.cancel) }
+        exchange.urlSession(session, dataTask: dataTask, didReceive: response, completionHandler: completionHandler)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        transfer(for: dataTask)?.urlSession(session, dataTask: dataTask, didReceive: data)
+        exchange(of: dataTask)?.urlSession(session, dataTask: dataTask, didReceive: data)
     }
 
     func urlSession(
@@ -131,35 +121,14 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
         totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        transfer(for: task)?.urlSession(
+        exchange(of: task)?.urlSession(
             session, task: task, didSendBodyData: bytesSent,
             totalBytesSent: totalBytesSent, totalBytesExpectedToSend: totalBytesExpectedToSend
         )
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        transfer(for: task)?.urlSession(session, task: task, didCompleteWithError: error)
-    }
-
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        didReceive challenge: URLAuthenticationChallenge,
-        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-    ) {
-        guard let transfer = transfer(for: task) else { return completionHandler(.performDefaultHandling, nil) }
-        transfer.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)
-    }
-
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        guard let transfer = transfer(for: task) else { return completionHandler(request) }
-        transfer.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: completionHandler)
+        exchange(of: task)?.urlSession(session, task: task, didCompleteWithError: error)
     }
 }
 #endif
