@@ -38,7 +38,7 @@ struct Freshness: Sendable, Hashable {
             lifetime = 0
             isHeuristic = false
         }
-        let ageValue = response.value(forField: "Age").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { TimeInterval(max(0, $0)) } ?? 0
+        let ageValue = response.value(forField: "Age").flatMap { Int(CacheControl.trimmed(Substring($0))) }.map { TimeInterval(max(0, $0)) } ?? 0
         let apparentAge = max(0, response.responseTime.timeIntervalSince(date))
         let responseDelay = max(0, response.responseTime.timeIntervalSince(response.requestTime))
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
