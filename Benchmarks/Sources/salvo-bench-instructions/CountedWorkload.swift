@@ -71,6 +71,16 @@ func workloads(baseURL: URL?) throws -> [CountedWorkload] {
                 try blocking { for _ in 0..<count { try await http.rawCompletionHandlerOnce() } }
             },
         ]))
+        // Benchmark 13e (issue 30): what the cache adds to a miss, each request a URL of its own.
+        let cache = try CacheFiring(baseURL: baseURL)
+        list.append(CountedWorkload(name: "13e cache miss, per request", scale: 0.1, sides: [
+            Side(name: "Salvo through the cache (memory store): a miss, stored") { count in
+                try blocking { for _ in 0..<count { try await cache.missOnce() } }
+            },
+            Side(name: "Salvo without a cache: the same requests") { count in
+                try blocking { for _ in 0..<count { try await cache.plainMissOnce() } }
+            },
+        ]))
         let streaming = try ByteStreaming(baseURL: baseURL, byteCount: 1 << 20)
         list.append(CountedWorkload(name: "8 Streaming, per MiB", scale: 0.032, sides: [
             Side(name: "Salvo: for try await chunk in call.bytes()") { count in

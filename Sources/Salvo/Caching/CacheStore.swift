@@ -35,8 +35,9 @@ public struct CacheStore: Sendable {
         self.remove = remove
     }
 
-    /// Responses kept in memory up to `byteLimit` bytes (bodies, fields and URLs), the least
-    /// recently used dropped first; an entry bigger than the limit is not kept.
+    /// Responses kept in memory up to `byteLimit` bytes (bodies, fields and URLs, and 1 KiB a
+    /// response for what holds them), the least recently used dropped first; an entry bigger
+    /// than the limit is not kept.
     ///
     /// - Parameter byteLimit: the most the store holds; 20 MB by default.
     public static func memory(byteLimit: Int = 20_000_000) -> CacheStore {

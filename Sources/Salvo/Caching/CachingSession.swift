@@ -170,8 +170,10 @@ public struct CachingSession: NetworkSession {
         }
         if head.statusCode >= 500, let stored, let served = servedAfterError(stored, requestControl) { return served }
         let body = exchange.body ?? Data()
-        if let vary = Self.storableVary(head, requestControl: requestControl) {
-            let entry = cache.entry(for: request, head: head, body: body, vary: vary, requestTime: requestTime, responseTime: responseTime)
+        // Read once: over URLSession each read of a field or of them all goes through Foundation.
+        let headers = head.headers
+        if let vary = Self.storableVary(head, headers: headers, requestControl: requestControl) {
+            let entry = cache.entry(for: request, head: head, headers: headers, body: body, vary: vary, requestTime: requestTime, responseTime: responseTime)
             cache.save(entry, for: key)
             return exchange.marked { _ in CacheStatus(source: .network, age: Freshness(of: entry, at: responseTime).age) }
         }
@@ -213,14 +215,17 @@ public struct CachingSession: NetworkSession {
     /// The lowercased field names the response varies on when it may be stored (RFC 9111 §3),
     /// `nil` when it may not: a final status the cache understands, no `no-store` on either
     /// side, no `Vary: *`, and an explicit lifetime, a heuristically cacheable status, or `public`.
-    static func storableVary(_ head: ResponseHead, requestControl: CacheControl) -> [String]? {
-        let control = CacheControl(head.value(forField: "Cache-Control"))
+    /// `headers` are `head`'s, when the caller has read them already.
+    static func storableVary(_ head: ResponseHead, headers: HTTPHeaders? = nil, requestControl: CacheControl) -> [String]? {
+        let headers = headers ?? head.headers
+        let control = CacheControl(headers["Cache-Control"])
         guard (200..<600).contains(head.statusCode), head.statusCode != 206, head.statusCode != 304,
               !control.noStore, !requestControl.noStore else { return nil }
-        let isExplicit = control.maxAge != nil || head.value(forField: "Expires") != nil || control.hasPublic || control.has("private")
+        let isExplicit = control.maxAge != nil || headers["Expires"] != nil || control.hasPublic || control.has("private")
         guard isExplicit || Freshness.heuristicallyCacheable.contains(head.statusCode) else { return nil }
-        let vary = (head.value(forField: "Vary") ?? "").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard let varyField = headers["Vary"] else { return [] }
+        let vary = varyField.split(separator: ",")
+            .map { CacheControl.trimmed($0).lowercased() }
             .filter { !$0.isEmpty }
         guard !vary.contains("*") else { return nil }
         return vary

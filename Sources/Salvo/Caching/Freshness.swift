@@ -22,23 +22,23 @@ struct Freshness: Sendable, Hashable {
     /// The freshness of `response` at `now`.
     init(of response: CachedResponse, at now: Date) {
         let control = response.cacheControl
-        let date = response.value(forField: "Date").flatMap(HTTPDate.parse) ?? response.responseTime
+        let date = response.value(forField: "Date").flatMap(HTTPDate.cacheDate) ?? response.responseTime
         if let maxAge = control.maxAge {
             lifetime = maxAge
             isHeuristic = false
         } else if let expires = response.value(forField: "Expires") {
             // An Expires that is not a date (often "0" or "-1") means already expired (§5.3).
-            lifetime = HTTPDate.parse(expires).map { max(0, $0.timeIntervalSince(date)) } ?? 0
+            lifetime = HTTPDate.cacheDate(expires).map { max(0, $0.timeIntervalSince(date)) } ?? 0
             isHeuristic = false
         } else if Self.heuristicallyCacheable.contains(response.statusCode) || control.hasPublic,
-                  let lastModified = response.value(forField: "Last-Modified").flatMap(HTTPDate.parse) {
+                  let lastModified = response.value(forField: "Last-Modified").flatMap(HTTPDate.cacheDate) {
             lifetime = max(0, date.timeIntervalSince(lastModified)) / 10
             isHeuristic = true
         } else {
             lifetime = 0
             isHeuristic = false
         }
-        let ageValue = response.value(forField: "Age").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { TimeInterval(max(0, $0)) } ?? 0
+        let ageValue = response.value(forField: "Age").flatMap { Int(CacheControl.trimmed(Substring($0))) }.map { TimeInterval(max(0, $0)) } ?? 0
         let apparentAge = max(0, response.responseTime.timeIntervalSince(date))
         let responseDelay = max(0, response.responseTime.timeIntervalSince(response.requestTime))
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)

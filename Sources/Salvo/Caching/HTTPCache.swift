@@ -94,17 +94,18 @@ public final class HTTPCache: Sendable {
     /// field's as a digest; `nil` when absent.
     func storedValue(of name: String, in request: URLRequest) -> String? {
         guard let value = request.value(forHTTPHeaderField: name) else { return nil }
-        let normalized = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+        let normalized = value.split(separator: ",").map { CacheControl.trimmed($0) }.joined(separator: ", ")
         return redaction.hidesHeader(name) ? "sha256:" + SHA256.hex(normalized) : normalized
     }
 
-    /// What is stored of `head` and `body` for `request`: the variant's request values, and
-    /// the response fields minus framing and hidden ones.
-    func entry(for request: URLRequest, head: ResponseHead, body: Data, vary: [String], requestTime: Date, responseTime: Date) -> CachedResponse {
+    /// What is stored of `head` (whose fields are `headers`) and `body` for `request`: the
+    /// variant's request values, and the response fields minus framing and hidden ones.
+    func entry(for request: URLRequest, head: ResponseHead, headers: HTTPHeaders, body: Data, vary: [String], requestTime: Date, responseTime: Date) -> CachedResponse {
         var variant: [String: String?] = [:]
         for name in vary { variant[name] = storedValue(of: name, in: request) }
-        let fields = head.headers.fields.filter { field in
-            !CachedResponse.framingFields.contains(field.name.lowercased()) && !redaction.hidesHeader(field.name)
+        let fields = headers.fields.filter { field in
+            let name = field.name.lowercased()
+            return !CachedResponse.framingFields.contains(name) && !redaction.headers.contains(name)
         }
         return CachedResponse(
             statusCode: head.statusCode,

@@ -28,22 +28,28 @@ final class MemoryCacheStore: Sendable {
     /// The bytes held now.
     var totalCost: Int { state.withLock { $0.totalCost } }
 
+    // One hash of the key per load and per save: the key holds the whole URL, and every miss
+    // loads twice and saves once.
     func load(_ key: CacheKey) -> [CachedResponse] {
         state.withLock { state in
-            guard state.entries[key] != nil else { return [] }
+            guard let index = state.entries.index(forKey: key) else { return [] }
             state.tick += 1
-            state.entries[key]?.lastUse = state.tick
-            return state.entries[key]?.variants ?? []
+            state.entries.values[index].lastUse = state.tick
+            return state.entries.values[index].variants
         }
     }
 
     func save(_ key: CacheKey, _ variants: [CachedResponse]) {
         let cost = variants.reduce(0) { $0 + $1.cost }
         state.withLock { state in
-            if let old = state.entries.removeValue(forKey: key) { state.totalCost -= old.cost }
-            guard !variants.isEmpty, cost <= byteLimit else { return }
+            guard !variants.isEmpty, cost <= byteLimit else {
+                if let old = state.entries.removeValue(forKey: key) { state.totalCost -= old.cost }
+                return
+            }
             state.tick += 1
-            state.entries[key] = Entry(variants: variants, cost: cost, lastUse: state.tick)
+            if let old = state.entries.updateValue(Entry(variants: variants, cost: cost, lastUse: state.tick), forKey: key) {
+                state.totalCost -= old.cost
+            }
             state.totalCost += cost
             while state.totalCost > byteLimit, let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
                 state.entries[oldest.key] = nil

@@ -115,7 +115,25 @@ import SalvoTesting
         #expect(lines.first?.contains("memory only") == true)
     }
 
-    // Root writes into a read-only folder all the same; the /dev/full test covers it there.
+    // Permissions do not stop root (CI's containers run as root): a folder whose parent is a
+    // regular file cannot be made by anybody, so this one holds for every user.
+    @Test func aFolderThatCannotBeMadeLeavesTheCacheServingFromMemoryAndSaysSoOnce() throws {
+        let parent = try TemporaryFolder()
+        let file = parent.url.appendingPathComponent("not-a-folder")
+        try Data("a file".utf8).write(to: file)
+        let log = Log()
+        let store = CacheStore.disk(in: file.appendingPathComponent("cache"), memoryByteLimit: 1_000_000, log: log.sink)
+        store.save(Self.key, [Self.response("one")])
+        store.save(Self.key(2), [Self.response("two")])
+        #expect(store.load(Self.key).map(\.body) == [Data("one".utf8)])
+        #expect(store.load(Self.key(2)).map(\.body) == [Data("two".utf8)])
+        #expect(try Data(contentsOf: file) == Data("a file".utf8))
+        let lines = log.lines.withLock { $0 }
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains("memory only") == true)
+    }
+
+    // Root writes into a read-only folder all the same; the test above covers it there.
     @Test(.enabled(if: geteuid() != 0, "permissions do not stop root"))
     func aReadOnlyFolderLeavesTheCacheServingFromMemory() throws {
         let folder = try TemporaryFolder()

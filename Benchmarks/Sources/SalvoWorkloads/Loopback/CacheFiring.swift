@@ -9,6 +9,8 @@ import Salvo
 /// - 13 a fresh memory hit vs `URLSession` answering the same request from its `URLCache`
 ///   (`returnCacheDataElseLoad`); 13b the same hit read from the disk store.
 /// - 13c a `304` revalidation through the cache vs a plain Salvo request of the same resource.
+/// - 13e a miss (a URL never asked for, stored on the way back) vs the same request without a
+///   cache: counted in instructions by `salvo-bench-instructions`.
 ///
 /// The resource is the loopback server's `/cache/<key>/resource` (a small JSON body with an ETag);
 /// ``checkEquivalence()`` proves with the server's own counters that a hit never reaches it.
@@ -18,6 +20,10 @@ public struct CacheFiring: Sendable {
     private let diskHit: NetCall
     private let revalidated: NetCall
     private let plain: NetCall
+    private let server: ServerConfig
+    private let transport: URLSession
+    private let missCache = HTTPCache(store: .memory())
+    private let missPath: EndpointPath
     private let cachedRequest: URLRequest
     private let urlCacheSession: URLSession
     /// The server's counters of every resource the sides fetch.
@@ -31,7 +37,10 @@ public struct CacheFiring: Sendable {
         self.baseURL = baseURL
         let server = try ServerConfig(baseURL: baseURL.absoluteString)
         let transport = URLSession(configuration: .uncached())
+        self.server = server
+        self.transport = transport
         let key = "bench-\(UUID().uuidString)"
+        missPath = EndpointPath("/cache/\(key)-miss/resource")
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-bench-cache-\(key)")
         statsPaths = ["memory", "disk", "revalidated", "urlcache"].map { "/cache/\(key)-\($0)/stats" }
         func call(_ leaf: String, cc: String, firing: FiringFunction) -> NetCall {
@@ -63,6 +72,25 @@ public struct CacheFiring: Sendable {
     public func plainOnce() async throws {
         let response = try await plain.response()
         guard response.statusCode == 200, !response.data.isEmpty else { throw WorkloadError("plain request got \(String(describing: response.statusCode))") }
+    }
+
+    /// One miss through the cache: each request names a URL of its own (`&miss=<a new UUID>`, so
+    /// a warm-up never makes a later request a hit); the answer (`max-age=3600`) is stored on the way back.
+    public func missOnce() async throws {
+        let response = try await missCall(firing: .caching(in: missCache, through: transport)).response()
+        guard response.cacheStatus?.source == .network, !response.data.isEmpty else {
+            throw WorkloadError("expected a miss answered by the network, got \(String(describing: response.cacheStatus))")
+        }
+    }
+
+    /// The same kind of request as ``missOnce()``, without a cache.
+    public func plainMissOnce() async throws {
+        let response = try await missCall(firing: .session(transport)).response()
+        guard response.statusCode == 200, !response.data.isEmpty else { throw WorkloadError("plain request got \(String(describing: response.statusCode))") }
+    }
+
+    private func missCall(firing: FiringFunction) -> NetCall {
+        NetCall(server: server, endpoint: .get(missPath, query: ["cc": "max-age=3600", "miss": UUID().uuidString]), callbackQueue: .immediate, firingFunction: firing)
     }
 
     /// `URLSession` answering from its `URLCache`.

@@ -7,6 +7,7 @@ extension Comparisons {
         "13 cache: fresh memory hit",
         "13b cache: fresh disk hit",
         "13c cache: 304 revalidation",
+        "13 cache: fresh memory hit, against a plain request",
     ]
 
     /// Benchmark 13: `requests` per side per round against the loopback server, one at a time.
@@ -31,6 +32,13 @@ extension Comparisons {
                 name: cacheNames[2], baselineName: "the same request, no cache (200)",
                 target: .ratio(atMost: 1.05), judged: .wallClock, operationsPerBatch: requests,
                 salvo: { for _ in 0..<requests { try await firing.revalidationOnce() } },
+                baseline: { for _ in 0..<requests { try await firing.plainOnce() } }
+            ),
+            // Context where URLCache answers nothing: what a hit saves over asking the loopback server.
+            Comparison(
+                name: cacheNames[3], baselineName: "the same kind of request, no cache (200 over loopback)",
+                target: .reportedOnly, judged: .wallClock, operationsPerBatch: requests,
+                salvo: { for _ in 0..<requests { try await firing.memoryHitOnce() } },
                 baseline: { for _ in 0..<requests { try await firing.plainOnce() } }
             ),
         ]
