@@ -36,6 +36,20 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
+        // Valgrind's client requests, shared with Benchmarks/ (a link to Benchmarks/Sources/CCallgrind).
+        .target(name: "CCallgrind"),
+        // Instructions per operation over SalvoTransport and over URLSessionTransport, counted by
+        // callgrind (Docs/OpenAPI.md); its shared files and openapi.yaml are links.
+        .executableTarget(
+            name: "salvo-openapi-instructions",
+            dependencies: [
+                "CCallgrind", "SalvoOpenAPI",
+                .product(name: "Salvo", package: "Salvo"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            ],
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
         .testTarget(
             name: "SalvoOpenAPITests",
             dependencies: [

@@ -48,6 +48,20 @@ let package = Package(
             dependencies: ["SalvoTelemetrySupport", .product(name: "Salvo", package: "Salvo"), .product(name: "Tracing", package: "swift-distributed-tracing")],
             swiftSettings: upcomingFeatures
         ),
+        // Valgrind's client requests, shared with Benchmarks/ (a link to Benchmarks/Sources/CCallgrind).
+        .target(name: "CCallgrind"),
+        // Instructions per request with and without telemetry, counted by callgrind (Docs/Telemetry.md).
+        // Some of its files are links to Benchmarks/' (the loopback server, child processes).
+        .executableTarget(
+            name: "salvo-telemetry-instructions",
+            dependencies: [
+                "CCallgrind", "SalvoLogging", "SalvoMetrics", "SalvoTracing",
+                .product(name: "Salvo", package: "Salvo"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
+        ),
         .testTarget(
             name: "SalvoTelemetryTests",
             dependencies: [

@@ -22,7 +22,10 @@ import FoundationNetworking
 /// and on the call keeps only its first (server) position. Value types cannot be told apart, so a
 /// struct listed twice runs twice.
 ///
-/// Both sides default to doing nothing, so an action implements only what it needs.
+/// Both sides default to doing nothing, so an action implements only what it needs. An action
+/// that has nothing to do for a call (a logger whose level is off, a metrics action with no backend)
+/// says so in ``isActive(for:)`` and is left out of that firing: a call whose actions are all
+/// inactive fires on the synchronous path, as a call without actions does.
 ///
 /// ```swift
 /// struct UserAgent: NetworkAction {
@@ -44,6 +47,12 @@ public protocol NetworkAction: Sendable {
     ///   - call: the call being fired.
     ///   - attempt: 1 for the first attempt, 2 for the first retry, and so on.
     func decide(after outcome: AttemptOutcome, for call: NetCall, attempt: Int) async -> ActionDecision
+
+    /// Whether the action takes part in firing `call`; asked once per firing, before anything is sent.
+    ///
+    /// Return `false` only when neither ``prepare(_:for:)`` nor ``decide(after:for:attempt:)``
+    /// would do anything: an inactive action is skipped for every attempt of that firing.
+    func isActive(for call: NetCall) -> Bool
 }
 
 extension NetworkAction {
@@ -52,6 +61,9 @@ extension NetworkAction {
 
     /// Lets the outcome through.
     public func decide(after outcome: AttemptOutcome, for call: NetCall, attempt: Int) async -> ActionDecision { .proceed }
+
+    /// Takes part in every firing.
+    public func isActive(for call: NetCall) -> Bool { true }
 }
 
 /// What an action wants after an attempt.
@@ -67,11 +79,12 @@ public enum ActionDecision: Sendable {
 }
 
 extension Array where Element == any NetworkAction {
-    /// The actions with each class or actor instance kept only at its first position, so an
-    /// action listed on both the server and the call runs once per attempt.
-    func removingRepeatedInstances() -> [any NetworkAction] {
+    /// The actions that take part in firing `call`, with each class or actor instance kept only at
+    /// its first position, so an action listed on both the server and the call runs once per attempt.
+    func active(for call: NetCall) -> [any NetworkAction] {
         var seen = Set<ObjectIdentifier>()
         return filter { action in
+            guard action.isActive(for: call) else { return false }
             guard type(of: action) is AnyObject.Type else { return true }
             return seen.insert(ObjectIdentifier(action as AnyObject)).inserted
         }

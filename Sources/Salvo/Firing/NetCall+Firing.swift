@@ -7,8 +7,8 @@ extension NetCall {
     /// The one firing path: build the request, run the actions around each attempt at sending it
     /// through `session`, and finish the task, which hands the outcome to `channel`.
     ///
-    /// Without actions the path is synchronous up to the session, so a session that answers at
-    /// once (mock firing) costs no thread hop; the attempt finishes the task itself.
+    /// Without actions (or with none active) the path is synchronous up to the session, so a
+    /// session that answers at once (mock firing) costs no thread hop; the attempt finishes the task.
     func run(through session: any NetworkSession, clock: NetworkClock = .live, reportingTo channel: FiringChannel) -> NetworkTask {
         let task = NetworkTask(reportingTo: channel, decoder: server.decoder, clock: clock)
         let request: URLRequest
@@ -23,7 +23,7 @@ extension NetCall {
             queue.run(responder.taskHandler, with: task)
         }
         let actions = server.actions.isEmpty && self.actions.isEmpty
-            ? [] : (server.actions + self.actions).removingRepeatedInstances()
+            ? [] : (server.actions + self.actions).active(for: self)
         if actions.isEmpty {
             Attempt(request, for: task, finishing: true, measuring: server.collectsMetrics ? AttemptMeter(attempt: 1, clock: clock) : nil).send(through: session)
         } else {

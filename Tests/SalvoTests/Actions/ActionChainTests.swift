@@ -36,6 +36,15 @@ private final class CountingAction: NetworkAction {
     }
 }
 
+/// An action that says it has nothing to do; it would fail the call if it ran.
+private struct InactiveAction: NetworkAction {
+    func isActive(for call: NetCall) -> Bool { false }
+
+    func prepare(_ request: URLRequest, for call: NetCall) async throws -> URLRequest {
+        throw NetworkError.invalidRequest(RequestProblem(.body, "an inactive action ran"))
+    }
+}
+
 @Suite struct ActionChainTests {
     private let server = ServerConfig(scheme: "http", host: "api.test")
 
@@ -181,6 +190,18 @@ private final class CountingAction: NetworkAction {
         // "No further attempt" has no event to await: give a wrongly scheduled retry time to show.
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(session.requests.count == 1)
+    }
+
+    @Test func inactiveActionsAreLeftOutAndTheCallStaysOnTheSynchronousPath() {
+        let delivered = Transcript()
+        var server = server
+        server.actions = [InactiveAction()]
+        let call = NetCall(server: server, endpoint: .get("/items"),
+                           responder: NetworkResponder(dataHandler: { _ in delivered.append("data") }),
+                           actions: [InactiveAction()], callbackQueue: .immediate, firingFunction: .mock(.text("ok")))
+        call.fire()
+        // Delivered before fire() returns: no attempt loop, no task hop.
+        #expect(delivered.all == ["data"])
     }
 
     @Test func mockFiringRunsTheSameChain() async throws {

@@ -45,6 +45,18 @@ enum ActionsGuide {
         }
     }
 
+    struct DebugHeaders: NetworkAction {
+        let isEnabled: @Sendable () -> Bool
+
+        func isActive(for call: NetCall) -> Bool { isEnabled() }
+
+        func prepare(_ request: URLRequest, for call: NetCall) async throws -> URLRequest {
+            var request = request
+            request.setValue("1", forHTTPHeaderField: "X-Debug")
+            return request
+        }
+    }
+
     // MARK: - Auth and refresh
 
     /// Where the app keeps its tokens (the keychain, in a real app).

@@ -1,18 +1,20 @@
 import Salvo
 
 extension MockMatcher {
-    /// Requests a ``SalvoTransport`` sent for the operation `operationID` (its ``SalvoTransport/operationField``).
+    /// Requests a ``SalvoTransport`` sent for the operation `operationID`.
     ///
     /// ```swift
     /// MockRoute.get("/greet", .json(greeting)).matching(.operation("getGreeting"))
     /// ```
+    ///
+    /// The transport does not name the operation in the request (a server never sees it): mock
+    /// firing answers in the task that sends the operation, which knows it.
     public static func operation(_ operationID: String) -> MockMatcher {
         MockMatcher("operation \(operationID)") { request in
-            switch request.header(SalvoTransport.operationField) {
-            case operationID: nil
-            case nil: "it names no operation (is it sent by a SalvoTransport with tagsOperations?)"
-            case let other?: "it is operation \(other)"
+            guard let operation = SentOperation.current, operation.isSending(request.request) else {
+                return "it is not sent by a SalvoTransport for an operation"
             }
+            return operation.id == operationID ? nil : "it is operation \(operation.id)"
         }
     }
 }

@@ -19,13 +19,18 @@ import Salvo
 /// or AsyncHTTPClient). The server decides where requests go: scheme, host, port and base path
 /// come from `server`; the `serverURL` given to the generated client is not used.
 ///
+/// Mock routes answer by operation (``Salvo/MockRoute/operation(_:_:)``): the transport fires each
+/// call in a task that knows its `operationId`, which never reaches a server as a header or otherwise.
+///
 /// A response with any status is handed to the generated client, which decodes documented
 /// statuses as their cases and others as `.undocumented`. A failure without a response (no
 /// connection, a timeout, an action's refusal, cancellation) is thrown as Salvo's `NetworkError`,
 /// which the generated client wraps in `ClientError` as its `underlyingError`.
 ///
-/// Request bodies are read whole before the call fires, so that a retry or a token renewal sends
-/// them again. Response bodies are read whole, or streamed as they arrive from ``NetCall/bytes()``
+/// A request body up to 1 MiB whose length is known is read into memory; a longer one, or one whose
+/// length is unknown (an upload produced in chunks), is written to a temporary file as it arrives
+/// and streamed from there, so it never sits whole in memory and a retry or a token renewal sends it
+/// again. The file is removed once the response arrives. Response bodies are read whole, or streamed as they arrive from ``NetCall/bytes()``
 /// for operations ``streaming`` picks (by default: Server-Sent Events, JSON Lines, JSON Sequence and
 /// binary bodies), so that openapi-runtime's `asDecodedServerSentEvents` decodes them as they come.
 public struct SalvoTransport: ClientTransport {
@@ -35,31 +40,20 @@ public struct SalvoTransport: ClientTransport {
     public var actions: [any NetworkAction]
     /// Which operations' response bodies arrive as a stream rather than whole.
     public var streaming: ResponseStreaming
-    /// Whether requests carry the ``operationField`` header naming their operation, so that mock
-    /// routes can answer by operation (``Salvo/MockRoute/operation(_:_:)``) and logs show it.
-    public var tagsOperations: Bool
-
-    /// The header field that names the operation a request belongs to: `Salvo-Operation`.
-    public static let operationField = "Salvo-Operation"
-
     /// A transport sending through `server`.
     ///
     /// - Parameters:
     ///   - server: where requests go and how they fire: its actions, firing function and session.
     ///   - actions: actions for these operations only, after the server's.
     ///   - streaming: which operations' response bodies arrive as a stream.
-    ///   - tagsOperations: whether requests carry ``operationField``; `true` by default. Turn it off
-    ///     when a server must not see the header (mock routes then match by path only).
     public init(
         server: ServerConfig,
         actions: [any NetworkAction] = [],
-        streaming: ResponseStreaming = .eventsLinesAndBinary,
-        tagsOperations: Bool = true
+        streaming: ResponseStreaming = .eventsLinesAndBinary
     ) {
         self.server = server
         self.actions = actions
         self.streaming = streaming
-        self.tagsOperations = tagsOperations
     }
 
     /// Sends `request` with `body` through a ``NetCall`` on ``server`` and returns the response.
@@ -72,42 +66,36 @@ public struct SalvoTransport: ClientTransport {
         baseURL: URL,
         operationID: String
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let call = try await makeCall(request, body: body, operationID: operationID)
-        if streaming.streams(operationID: operationID, accept: request.headerFields[.accept]) {
-            return try await Self.streamed(call)
-        }
-        do {
-            let response = try await call.response()
-            return (Self.httpResponse(status: response.statusCode ?? 200, headers: response.headers), HTTPBody(response.data))
-        } catch {
-            return try Self.answer(from: error)
+        var operationBody = OperationBody.none
+        if let body { operationBody = try await OperationBody.reading(body, operationID: operationID) }
+        // Once the response (or a streamed one's head) is here, nothing sends the body again.
+        defer { operationBody.remove() }
+        let call = makeCall(request, body: operationBody.body)
+        let streams = streaming.streams(operationID: operationID, accept: request.headerFields[.accept])
+        return try await SentOperation.$current.withValue(SentOperation(operationID, sentAs: call)) {
+            try await streams ? Self.streamed(call) : Self.whole(call)
         }
     }
 
-    /// The call for `request`: its method, path, query and headers, and `body` read whole.
-    func makeCall(_ request: HTTPRequest, body: HTTPBody?, operationID: String) async throws -> NetCall {
-        let target = request.path ?? "/"
-        let (path, queryText) = Self.split(target)
-        var headers = HTTPHeaders(request.headerFields.map { ($0.name.rawName, $0.value) })
-        if tagsOperations {
-            headers = headers.merging([Self.operationField: operationID])
+    /// Fires `call` and reads its body whole.
+    static func whole(_ call: NetCall) async throws -> (HTTPResponse, HTTPBody?) {
+        do {
+            let response = try await call.response()
+            return (httpResponse(status: response.statusCode ?? 200, headers: response.headers), HTTPBody(response.data))
+        } catch {
+            return try answer(from: error)
         }
-        var bodyData: RequestBody = .none
-        if let body {
-            do {
-                bodyData = .data(try await Data(collecting: body, upTo: .max), contentType: nil)
-            } catch let error as NetworkError {
-                throw error
-            } catch {
-                throw NetworkError.invalidRequest(RequestProblem(.body, "the body of operation \(operationID) could not be read: \(error)"))
-            }
-        }
+    }
+
+    /// The call for `request`: its method, path, query and headers, and `body`.
+    func makeCall(_ request: HTTPRequest, body: RequestBody) -> NetCall {
+        let (path, queryText) = Self.split(request.path ?? "/")
         let endpoint = Endpoint(
             method: HTTPMethod(request.method.rawValue),
             path: EndpointPath(percentEncoded: path),
             query: Self.queryItems(queryText),
-            headers: headers,
-            body: bodyData
+            headers: HTTPHeaders(request.headerFields.map { ($0.name.rawName, $0.value) }),
+            body: body
         )
         return NetCall(server: server, endpoint: endpoint, actions: actions, callbackQueue: .immediate)
     }

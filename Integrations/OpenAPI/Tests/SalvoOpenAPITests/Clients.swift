@@ -33,12 +33,9 @@ struct Clients {
 }
 
 /// A client over ``SalvoTransport`` that answers from `routes`, offline.
-func mockClient(_ routes: [MockRoute], actions: [any NetworkAction] = [], tagsOperations: Bool = true) throws -> Client {
+func mockClient(_ routes: [MockRoute], actions: [any NetworkAction] = []) throws -> Client {
     let server = ServerConfig(host: "api.example.com", actions: actions, firingFunction: .mock(MockRoutes(routes)))
-    return Client(
-        serverURL: try Servers.Server1.url(),
-        transport: SalvoTransport(server: server, tagsOperations: tagsOperations)
-    )
+    return Client(serverURL: try Servers.Server1.url(), transport: SalvoTransport(server: server))
 }
 
 /// The `NetworkError` a generated client's `ClientError` wraps, or nil with the error it was.

@@ -39,14 +39,15 @@ import Testing
         #expect(results.salvo == results.urlSession)
     }
 
-    @Test func headersArriveTheSameThroughBothTransportsAndSalvoNamesTheOperation() async throws {
+    @Test func headersArriveTheSameThroughBothTransportsAndNoneNamesTheOperation() async throws {
         let results = try await clients().both { client in
             try await client.getHeaders(headers: .init(xGreeting: "hi-there")).ok.body.json.headers.additionalProperties
         }
         #expect(results.salvo["X-Greeting"] == "hi-there")
         #expect(results.salvo["X-Greeting"] == results.urlSession["X-Greeting"])
-        #expect(results.salvo[SalvoTransport.operationField] == "getHeaders")
-        #expect(results.urlSession[SalvoTransport.operationField] == nil)
+        // The operation's ID is mock routes' business, never the server's.
+        #expect(!results.salvo.values.contains { $0.contains("getHeaders") })
+        #expect(Set(results.salvo.keys).subtracting(results.urlSession.keys).isEmpty)
     }
 
     @Test(arguments: [200, 204, 404, 418, 503])

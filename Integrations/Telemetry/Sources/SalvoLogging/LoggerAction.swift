@@ -40,6 +40,12 @@ public struct LoggerAction: NetworkAction {
         self.lines = lines
     }
 
+    /// Whether the logger's level lets any entry through (`error` or lower): at `critical`, or with
+    /// swift-log's no-op handler, the call fires as if the action were not there.
+    public func isActive(for call: NetCall) -> Bool {
+        logger.logLevel <= .error
+    }
+
     /// Logs the request at `debug`.
     public func prepare(_ request: URLRequest, for call: NetCall) async throws -> URLRequest {
         guard logger.logLevel <= .debug else { return request }

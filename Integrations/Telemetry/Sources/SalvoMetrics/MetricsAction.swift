@@ -49,10 +49,16 @@ public struct MetricsAction: NetworkAction {
         self.factory = factory
     }
 
+    /// Whether there is a backend to record to: `false` while the factory is swift-metrics' no-op
+    /// one (nothing bootstrapped), so the call fires as if the action were not there.
+    public func isActive(for call: NetCall) -> Bool {
+        !((factory ?? MetricsSystem.factory) is NOOPMetricsHandler)
+    }
+
     /// Records the attempt; never changes the outcome.
     public func decide(after outcome: AttemptOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
         let factory = factory ?? MetricsSystem.factory
-        // Nothing bootstrapped: no dimension is worth working out.
+        // Bootstrapped after the call was fired: no dimension is worth working out.
         if factory is NOOPMetricsHandler { return .proceed }
         let call: [(String, String)] = [
             ("server", CallNames.server(of: call)),

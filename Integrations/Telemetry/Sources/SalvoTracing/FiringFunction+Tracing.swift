@@ -28,7 +28,8 @@ extension FiringFunction {
     ///
     /// The attempts' spans come from an action the traced call runs last (closest to the wire),
     /// so they see each request as sent. While no instrument is bootstrapped, the call fires through
-    /// `base` unchanged.
+    /// `base` unchanged, and so it does when the tracer is a `NoOpTracer`. Attributes are set only
+    /// on spans that record.
     ///
     /// - Parameters:
     ///   - base: how the call is really fired: production, a session, mock or replay firing.
@@ -43,10 +44,15 @@ extension FiringFunction {
         endpointName: (@Sendable (NetCall) -> String)? = nil
     ) -> FiringFunction {
         FiringFunction { call, channel in
-            // Nothing bootstrapped: fire as if untraced, without the action its spans would need.
-            // (`instrument` is one cast to a concrete type; `tracer` is two to an existential.)
-            if tracer == nil, InstrumentationSystem.instrument is NoOpInstrument { return base(call, channel) }
+            // Nothing bootstrapped, or a tracer that records and injects nothing: fire as if
+            // untraced, without the action its spans would need (it moves the call off the
+            // synchronous path). Casts to concrete types first: `tracer` is a cast to an existential.
+            if tracer == nil {
+                let instrument = InstrumentationSystem.instrument
+                if instrument is NoOpInstrument || instrument is NoOpTracer { return base(call, channel) }
+            }
             let tracer = tracer ?? InstrumentationSystem.tracer
+            if tracer is NoOpTracer { return base(call, channel) }
             let template = endpointName?(call) ?? CallNames.endpointTemplate(of: call)
             let span = tracer.startSpan(
                 "\(call.endpoint.method.rawValue) \(template)",
@@ -70,6 +76,7 @@ extension FiringFunction {
 /// The attributes every span of a call carries.
 enum CallSpans {
     static func describe(_ span: any Span, call: NetCall, template: String) {
+        guard span.isRecording else { return }
         span.attributes["http.request.method"] = call.endpoint.method.rawValue
         span.attributes["server.address"] = call.server.host
         span.attributes["server.port"] = call.server.port ?? (call.server.scheme == "http" ? 80 : 443)
@@ -101,7 +108,7 @@ final class AttemptTracing: NetworkAction, @unchecked Sendable {
     func prepare(_ request: URLRequest, for call: NetCall) async throws -> URLRequest {
         let span = tracer.startSpan(request.httpMethod ?? call.endpoint.method.rawValue, context: callSpan.context, ofKind: .client)
         CallSpans.describe(span, call: call, template: template)
-        if let url = request.url { span.attributes["url.full"] = redaction.redact(url).absoluteString }
+        if span.isRecording, let url = request.url { span.attributes["url.full"] = redaction.redact(url).absoluteString }
         let number = lock.withLock {
             attempts += 1
             attemptSpan = span

@@ -1,0 +1,1 @@
+../../../Telemetry/Sources/salvo-telemetry-instructions/ChildProcess.swift

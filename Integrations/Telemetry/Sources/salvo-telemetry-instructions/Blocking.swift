@@ -1,0 +1,1 @@
+../../../../Benchmarks/Sources/salvo-bench-instructions/Blocking.swift

@@ -1,0 +1,1 @@
+../../../../Benchmarks/Sources/SalvoWorkloads/Servers/LoopbackServer.swift
