@@ -79,7 +79,9 @@ do {
     var nginx: NginxServer?
     var serverSide: ServerSideFiring?
     if serverSideNames.contains(where: { selected($0, options) }) {
-        if NginxServer.executable == nil, options.only == nil {
+        // Without nginx, a filter that also selects other rows (`--only HTTP`) skips these; one
+        // that selects only these fails, saying what to install.
+        if NginxServer.executable == nil, options.only == nil || !comparisons.isEmpty {
             print("(benchmarks 11 and 12 skipped: nginx not found; apt-get install nginx-light, or set SALVO_NGINX)")
         } else {
             let started = try NginxServer()
