@@ -81,6 +81,12 @@ func workloads(baseURL: URL?) throws -> [CountedWorkload] {
                 try blocking { for _ in 0..<count { try await cache.plainMissOnce() } }
             },
         ]))
+        // Benchmark 5v (issue 28): value(as:) against data(for:) with the same decode; target ≤ 1.03×.
+        let value = try ValueFiring(baseURL: baseURL, maxConnections: 1)
+        list.append(CountedWorkload(name: "5v HTTP value(as:), concurrency 1", scale: 0.1, sides: [
+            Side(name: "Salvo: value(as:)") { count in try blocking { for _ in 0..<count { try await value.valueOnce() } } },
+            Side(name: "URLSession.data(for:) + JSONDecoder") { count in try blocking { for _ in 0..<count { try await value.rawOnce() } } },
+        ]))
         let streaming = try ByteStreaming(baseURL: baseURL, byteCount: 1 << 20)
         list.append(CountedWorkload(name: "8 Streaming, per MiB", scale: 0.032, sides: [
             Side(name: "Salvo: for try await chunk in call.bytes()") { count in

@@ -1,7 +1,7 @@
 import Foundation
 import SalvoWorkloads
 
-// salvo-bench-instructions: instructions per operation of each side of benchmarks 2, 5, 8, 9, 10, 11 and 13e,
+// salvo-bench-instructions: instructions per operation of each side of benchmarks 2, 5, 5v, 8, 9, 10, 11 and 13e,
 // counted by valgrind's callgrind (every thread's), so two builds or two commits compare on a
 // machine whose speed changes under other work.
 //
@@ -30,7 +30,7 @@ func run() throws {
         arguments.removeFirst(2)
     }
     let isSelected = { (name: String) in only.map { name.localizedCaseInsensitiveContains($0) } ?? true }
-    let needsServer = ["5 HTTP, concurrency 1", "13e cache miss, per request", "8 Streaming, per MiB", "9 Download to a file, per MiB", "10 Multipart upload, per MiB"].contains(where: isSelected)
+    let needsServer = ["5 HTTP, concurrency 1", "5v HTTP value(as:), concurrency 1", "13e cache miss, per request", "8 Streaming, per MiB", "9 Download to a file, per MiB", "10 Multipart upload, per MiB"].contains(where: isSelected)
     let server = needsServer ? try LoopbackServer() : nil
     defer { server?.stop() }
     // Benchmark 11 needs nginx; the children find it through the environment.

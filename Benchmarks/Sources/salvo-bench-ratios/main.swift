@@ -42,12 +42,18 @@ do {
     let isTransferSelected = isDownloadSelected || isUploadSelected || isDownloadMemorySelected || isUploadMemorySelected
     var server: LoopbackServer?
     let isCacheSelected = Comparisons.cacheNames.contains { selected($0, options) }
-    if isCacheSelected || Comparisons.httpNames.contains(where: { selected($0, options) }) || isStreamingSelected || isStreamingMemorySelected || isTransferSelected {
+    let isValueSelected = Comparisons.valueNames.contains { selected($0, options) }
+    let isContextSwitchSelected = selected(ContextSwitchCheck.name, options)
+    if isValueSelected || isContextSwitchSelected || isCacheSelected || Comparisons.httpNames.contains(where: { selected($0, options) }) || isStreamingSelected || isStreamingMemorySelected || isTransferSelected {
         server = try LoopbackServer()
     }
     if let server, Comparisons.httpNames.contains(where: { selected($0, options) }) {
         comparisons += try Comparisons.http(server: server, requests: options.requests, concurrencies: Comparisons.httpConcurrencies)
             .filter { selected($0.name, options) }
+    }
+    let valueFiring = try server.flatMap { isValueSelected || isContextSwitchSelected ? try ValueFiring(baseURL: $0.baseURL) : nil }
+    if let valueFiring, isValueSelected {
+        comparisons += try await Comparisons.value(valueFiring, requests: options.requests).filter { selected($0.name, options) }
     }
     let cacheFiring = try server.flatMap { isCacheSelected ? try CacheFiring(baseURL: $0.baseURL) : nil }
     defer { cacheFiring?.removeFolder() }
@@ -73,7 +79,9 @@ do {
     var nginx: NginxServer?
     var serverSide: ServerSideFiring?
     if serverSideNames.contains(where: { selected($0, options) }) {
-        if NginxServer.executable == nil, options.only == nil {
+        // Without nginx, a filter that also selects other rows (`--only HTTP`) skips these; one
+        // that selects only these fails, saying what to install.
+        if NginxServer.executable == nil, options.only == nil || !comparisons.isEmpty {
             print("(benchmarks 11 and 12 skipped: nginx not found; apt-get install nginx-light, or set SALVO_NGINX)")
         } else {
             let started = try NginxServer()
@@ -96,6 +104,10 @@ do {
         }
     }
     for line in throughputs { print("\n" + line) }
+    if let valueFiring, isContextSwitchSelected {
+        print("\n\(ContextSwitchCheck.name), \(options.requests) requests per side per round:\n")
+        print(try await ContextSwitchCheck.report(valueFiring, requests: options.requests, rounds: options.rounds))
+    }
     try await serverSide?.shutdown()
     nginx?.stop()
     if let server, isStreamingMemorySelected {
