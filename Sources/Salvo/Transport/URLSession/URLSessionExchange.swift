@@ -147,7 +147,12 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, NetworkSession
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        guard isStreamed, !isDroppingEvents else {
+        guard isStreamed else {
+            // A whole body arrives through the completion handler, whoever else URLSession tells.
+            completionHandler(.allow)
+            return
+        }
+        guard !isDroppingEvents else {
             completionHandler(.cancel)
             return
         }
