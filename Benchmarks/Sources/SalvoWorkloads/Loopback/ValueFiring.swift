@@ -7,7 +7,7 @@ import Salvo
 /// Benchmark 5v (issue 28): the ways an app fires one small JSON GET, against raw
 /// `URLSession.data(for:)` plus the decode every caller of it writes, over loopback HTTP.
 ///
-/// Every side fetches the loopback server's `/status/200` (a ~60-byte JSON object) through the same
+/// Every side fetches the loopback server's `/status/200` (a 55-byte JSON object) through the same
 /// `URLSession` (no cache) and decodes it into ``Status``. The Salvo sides are
 /// `value(as:)` and `fire()` with a `.main` callback queue, whose handler decodes on the main
 /// thread; for that side the process must service the main queue (an async `main` does).
