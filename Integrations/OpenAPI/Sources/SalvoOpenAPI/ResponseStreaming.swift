@@ -30,8 +30,21 @@ public struct ResponseStreaming: Sendable {
     /// Streams operations that accept Server-Sent Events, JSON Lines, JSON Sequence or binary
     /// bodies (the generated client's `Accept` names the types the document declares): the default.
     public static let eventsLinesAndBinary = ResponseStreaming { _, accept in
-        guard let accept = accept?.lowercased() else { return false }
-        return streamedTypes.contains { accept.contains($0) }
+        guard let accept else { return false }
+        return mediaTypes(in: accept).contains { streamedTypes.contains($0) }
+    }
+
+    /// The media types an `Accept` field lists, lowercased, without parameters or weights.
+    ///
+    /// Plain `Substring` work: Foundation's `String.contains(_:)`, which this replaced, cost
+    /// ~29k instructions per operation on Linux (CFString search), a third of what the transport added.
+    static func mediaTypes(in accept: String) -> [String] {
+        accept.split(separator: ",").map { item in
+            let type = item.prefix { $0 != ";" }
+            let start = type.firstIndex { !$0.isWhitespace } ?? type.endIndex
+            let end = type.lastIndex { !$0.isWhitespace }.map(type.index(after:)) ?? start
+            return type[start..<end].lowercased()
+        }
     }
 
     /// Streams every response.

@@ -156,7 +156,9 @@ import Testing
         let policy = ResponseStreaming.eventsLinesAndBinary
         #expect(policy.streams(operationID: "a", accept: "text/event-stream"))
         #expect(policy.streams(operationID: "a", accept: "application/octet-stream, application/json;q=0.5"))
+        #expect(policy.streams(operationID: "a", accept: "application/json, Text/Event-Stream ;q=0.9"))
         #expect(!policy.streams(operationID: "a", accept: "application/json"))
+        #expect(!policy.streams(operationID: "a", accept: "application/json; profile=\"text/event-stream\""))
         #expect(!policy.streams(operationID: "a", accept: nil))
         #expect(ResponseStreaming.operations(["b"]).streams(operationID: "b", accept: nil))
     }
