@@ -45,7 +45,7 @@ extension NetworkResponder {
         progressHandler: (@MainActor @Sendable (TransferProgress) -> Void)? = nil
     ) -> NetworkResponder {
         NetworkResponder(
-            taskHandler: onMainActorIfSet(taskHandler),
+            taskHandler: taskHandler.map(mainActorHandler),
             responseHandler: responseHandler.map(mainActorHandler),
             httpResponseHandler: httpResponseHandler.map(mainActorHandler),
             dataHandler: onMainActorIfSet(dataHandler),

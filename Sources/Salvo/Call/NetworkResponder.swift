@@ -25,7 +25,12 @@ import FoundationNetworking
 /// ```
 public struct NetworkResponder: Sendable {
     /// Receives the task as soon as it is created, e.g. to keep it for cancelling.
-    public var taskHandler: @Sendable (NetworkTask) -> Void
+    ///
+    /// Unset (the default), nothing is handed to the callback queue when the task is created.
+    public var taskHandler: @Sendable (NetworkTask) -> Void {
+        get { onTask ?? { _ in } }
+        set { onTask = newValue }
+    }
     /// Receives the response, or `nil` when the call failed before one arrived.
     ///
     /// Unset (the default), no Foundation response is made for it: a transport that parses HTTP
@@ -55,6 +60,8 @@ public struct NetworkResponder: Sendable {
     /// metrics (``ServerConfig/collectsMetrics``); never called otherwise. See ``AttemptMetrics``.
     public var metricsHandler: (@Sendable ([AttemptMetrics]) -> Void)?
 
+    /// What ``taskHandler`` stores; `nil` while unset.
+    private(set) var onTask: (@Sendable (NetworkTask) -> Void)?
     /// What ``responseHandler`` stores; `nil` while unset.
     private(set) var onResponse: (@Sendable (URLResponse?) -> Void)?
     /// What ``httpResponseHandler`` stores; `nil` while unset.
@@ -65,7 +72,7 @@ public struct NetworkResponder: Sendable {
 
     /// A responder whose handlers default to doing nothing.
     public init(
-        taskHandler: @escaping @Sendable (NetworkTask) -> Void = { _ in },
+        taskHandler: (@Sendable (NetworkTask) -> Void)? = nil,
         responseHandler: (@Sendable (URLResponse?) -> Void)? = nil,
         httpResponseHandler: (@Sendable (HTTPURLResponse) -> Void)? = nil,
         dataHandler: @escaping @Sendable (Data) -> Void = { _ in },
@@ -74,7 +81,7 @@ public struct NetworkResponder: Sendable {
         errorDataHandler: @escaping @Sendable (Data?) -> Void = { _ in },
         progressHandler: (@Sendable (TransferProgress) -> Void)? = nil
     ) {
-        self.taskHandler = taskHandler
+        onTask = taskHandler
         onResponse = responseHandler
         onHTTPResponse = httpResponseHandler
         self.dataHandler = dataHandler
@@ -87,7 +94,7 @@ public struct NetworkResponder: Sendable {
     /// A responder that runs this responder's handler, then `other`'s, for every event.
     public func combined(with other: NetworkResponder) -> NetworkResponder {
         var combined = NetworkResponder(
-            taskHandler: { [first = taskHandler] in first($0); other.taskHandler($0) },
+            taskHandler: Self.combined(onTask, other.onTask),
             responseHandler: Self.combined(onResponse, other.onResponse),
             httpResponseHandler: Self.combined(onHTTPResponse, other.onHTTPResponse),
             dataHandler: { [first = dataHandler] in first($0); other.dataHandler($0) },

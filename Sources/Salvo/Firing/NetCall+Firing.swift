@@ -19,8 +19,9 @@ extension NetCall {
             task.finish(with: AttemptOutcome(request: nil, error: error))
             return task
         }
-        if case .responder(let responder, let queue, _) = channel.destination {
-            queue.run(responder.taskHandler, with: task)
+        // Only a handler somebody set is handed to the queue: on `.main` that is a thread hop.
+        if case .responder(let responder, let queue, _) = channel.destination, let taskHandler = responder.onTask {
+            queue.run(taskHandler, with: task)
         }
         let actions = server.actions.isEmpty && self.actions.isEmpty
             ? [] : (server.actions + self.actions).active(for: self)
