@@ -81,7 +81,7 @@ public struct SalvoTransport: ClientTransport {
     static func whole(_ call: NetCall) async throws -> (HTTPResponse, HTTPBody?) {
         do {
             let response = try await call.response()
-            return (httpResponse(status: response.statusCode ?? 200, headers: response.headers), HTTPBody(response.data))
+            return (httpResponse(status: response.statusCode ?? 200, of: response.response), HTTPBody(response.data))
         } catch {
             return try answer(from: error)
         }
@@ -126,6 +126,18 @@ public struct SalvoTransport: ClientTransport {
         for field in headers {
             guard let name = HTTPField.Name(field.name) else { continue }
             fields.append(HTTPField(name: name, value: field.value))
+        }
+        return HTTPResponse(status: .init(code: status), headerFields: fields)
+    }
+
+    /// An `HTTPResponse` with `status` and the header fields of `response`, read straight from it:
+    /// going through `HTTPHeaders` (which keeps names unique as it is filled) cost ~20k instructions
+    /// per operation on Linux.
+    static func httpResponse(status: Int, of response: URLResponse?) -> HTTPResponse {
+        var fields = HTTPFields()
+        for (key, value) in (response as? HTTPURLResponse)?.allHeaderFields ?? [:] {
+            guard let key = key as? String, let name = HTTPField.Name(key), let value = value as? String else { continue }
+            fields.append(HTTPField(name: name, value: value))
         }
         return HTTPResponse(status: .init(code: status), headerFields: fields)
     }
