@@ -42,9 +42,9 @@ import FoundationNetworking
 /// ```
 public actor TokenRenewalAction: NetworkAction {
     /// Statuses that mean "the token expired", `401` by default.
-    public let statusCodes: Set<Int>
+    let statusCodes: Set<Int>
     /// The header that carries the credential; responses to requests without it are left alone.
-    public let headerName: String
+    let headerName: String
     private let maxRenewals: Int
     private let window: TimeInterval
     private let retryFailedRenewalAfter: TimeInterval

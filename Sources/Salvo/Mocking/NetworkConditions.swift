@@ -32,7 +32,7 @@ public struct NetworkConditions: Sendable, Hashable {
     public var seed: UInt64
 
     /// How often a body limited by ``bandwidth`` moves on: a chunk about every 50 ms.
-    public static let tick: TimeInterval = 0.05
+    static let tick: TimeInterval = 0.05
 
     /// Conditions from their parts; the defaults are a perfect network.
     public init(
