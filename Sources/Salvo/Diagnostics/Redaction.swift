@@ -9,7 +9,7 @@ import FoundationNetworking
 /// One value serves the logging action, cURL output and recorded fixtures. ``queryKeys`` name
 /// both query items and body fields: form fields, and JSON fields at any depth. Names compare
 /// case-insensitively (header names by HTTP rules; keys too, because hiding a `Token` that was
-/// meant to be `token` is the safe mistake). A hidden value becomes ``placeholder``; the name
+/// meant to be `token` is the safe mistake). A hidden value becomes `<redacted>`; the name
 /// stays, so a reader still sees that the field was sent.
 ///
 /// ```swift

@@ -49,7 +49,7 @@ extension FixtureOptions {
 
 extension NetCall {
     /// The name of the fixture file this call is recorded in and replayed from under `options`,
-    /// so you can find and review it: ``FixtureOptions/fileName(for:occurrence:)`` of the request
+    /// so you can find and review it: `FixtureOptions.fileName(for:occurrence:)` of the request
     /// the call builds. Actions that change the URL or, with `matchesBody`, the body, change it.
     ///
     /// ```swift

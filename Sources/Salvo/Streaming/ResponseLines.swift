@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Lines end at LF, CR or CRLF and come without their terminator; a last line without one is
 /// still delivered. Invalid UTF-8 becomes U+FFFD rather than ending the stream. A line longer than
-/// ``ResponseLines/maximumLineLength`` (1 MiB unless you pass another) ends the stream with
+/// the `maximumLineLength` of ``NetCall/lines(maximumLineLength:)`` (1 MiB unless you pass another) ends the stream with
 /// ``NetworkError/unacceptableResponse(_:)``, so a server that never sends a line break cannot
 /// make memory grow. Firing, actions and cancellation are those of ``ResponseBytes``; on a server
 /// validating JSON, `call.actions.append(ValidationAction())` lets a call stream text.
