@@ -37,8 +37,8 @@ public struct ResponseBytes: AsyncSequence, Sendable {
         }
     }
 
-    /// The head as Foundation's `HTTPURLResponse`, for the readers inside Salvo that still take
-    /// one (the SSE reader and resumable downloads); apps read ``head``.
+    /// The head as Foundation's `HTTPURLResponse`, for resumable downloads, which still take one;
+    /// apps read ``head``.
     var response: HTTPURLResponse {
         get async throws(NetworkError) {
             let head = try await stream.buffer.head()
