@@ -49,7 +49,7 @@ public struct MockRoutes: Sendable {
     }
 
     /// This table with `route` added.
-    public func adding(_ route: MockRoute) -> MockRoutes {
+    func adding(_ route: MockRoute) -> MockRoutes {
         var copy = self
         copy.add(route)
         return copy
