@@ -25,6 +25,8 @@ let package = Package(
             dependencies: [
                 "CHeapUsage",
                 .product(name: "Salvo", package: "Salvo"),
+                // MockRouteLog, for benchmark 6's logged table.
+                .product(name: "SalvoTesting", package: "Salvo"),
                 .product(name: "SalvoAsyncHTTPClient", package: "SalvoAsyncHTTPClient"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

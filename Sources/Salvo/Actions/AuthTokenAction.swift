@@ -30,9 +30,9 @@ import FoundationNetworking
 /// ```
 public struct AuthTokenAction: NetworkAction {
     /// The header that carries the credential, `Authorization` by default.
-    public let headerName: String
+    let headerName: String
     /// The word before the token, `Bearer` by default; empty sends the bare token.
-    public let scheme: String
+    let scheme: String
     /// The one origin that receives the token; nil means the origin of the call being fired.
     private let pinnedOrigin: Origin?
     private let token: @Sendable () async throws -> String?

@@ -40,7 +40,7 @@ public struct RetryAction: NetworkAction {
     /// The current date, for `Retry-After` dates; injectable for tests.
     public var now: @Sendable () -> Date
 
-    /// `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE`: ``HTTPMethod/idempotentMethods``.
+    /// `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE`: those whose ``HTTPMethod/isIdempotent`` is true.
     public static var idempotentMethods: Set<HTTPMethod> { HTTPMethod.idempotentMethods }
     /// `408`, `429`, `500`, `502`, `503` and `504`.
     public static let defaultStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]

@@ -21,8 +21,8 @@ import FoundationNetworking
 /// api.actions = [renewal, AuthTokenAction { await tokens.current }]
 /// ```
 ///
-/// The rules, in order, for a response whose status is in ``statusCodes`` to a request that
-/// carried the ``headerName`` header (other responses pass untouched):
+/// The rules, in order, for a response whose status is in its `statusCodes` to a request that
+/// carried its `headerName` header (other responses pass untouched):
 /// 1. while a renewal runs, the call waits for it (single flight);
 /// 2. a call sent before the last renewal finished takes that renewal's result, and so does a
 ///    call that presents, on its first attempt, the credential that renewal replaced (it read
@@ -42,9 +42,9 @@ import FoundationNetworking
 /// ```
 public actor TokenRenewalAction: NetworkAction {
     /// Statuses that mean "the token expired", `401` by default.
-    public let statusCodes: Set<Int>
+    let statusCodes: Set<Int>
     /// The header that carries the credential; responses to requests without it are left alone.
-    public let headerName: String
+    let headerName: String
     private let maxRenewals: Int
     private let window: TimeInterval
     private let retryFailedRenewalAfter: TimeInterval

@@ -35,7 +35,7 @@ public struct CacheStatus: Sendable, Hashable, CustomStringConvertible {
     public let coalescingKey: String?
 
     /// A status from its parts.
-    public init(source: Source, age: TimeInterval = 0, isStale: Bool = false, coalescingKey: String? = nil) {
+    init(source: Source, age: TimeInterval = 0, isStale: Bool = false, coalescingKey: String? = nil) {
         self.source = source
         self.age = age
         self.isStale = isStale

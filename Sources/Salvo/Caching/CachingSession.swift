@@ -22,11 +22,11 @@ import FoundationNetworking
 /// ```
 public struct CachingSession: NetworkSession {
     /// The session that sends what the store cannot answer.
-    public let base: any NetworkSession
+    let base: any NetworkSession
     /// Where responses are kept.
-    public let cache: HTTPCache
+    let cache: HTTPCache
     /// How the store and the network are chosen between.
-    public let policy: CachePolicy
+    let policy: CachePolicy
 
     /// A session answering from `cache` under `policy` and sending the rest through `base`.
     public init(wrapping base: any NetworkSession = URLSession.shared, cache: HTTPCache, policy: CachePolicy = .protocolRules) {

@@ -19,10 +19,10 @@ import FoundationNetworking
 /// `Authorization`, `Cookie` or auth action header differs never sees another's entries.
 public final class HTTPCache: Sendable {
     /// Where responses are kept.
-    public let store: CacheStore
+    let store: CacheStore
     /// Which request header values are kept only as digests when a response varies on them, and
     /// which response header fields are never stored (`Set-Cookie` by default).
-    public let redaction: Redaction
+    let redaction: Redaction
     /// What ages are measured with.
     let clock: NetworkClock
     /// The wall time when ``clock`` read `startUptime`: ages count from there.

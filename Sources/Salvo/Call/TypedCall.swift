@@ -9,7 +9,7 @@ import Foundation
 ///
 /// enum GitHub {
 ///     static func createIssue(_ issue: NewIssue) -> GitHubCall<Issue> {
-///         GitHubCall(server: .github, endpoint: .post("/repos/o/r/issues", json: issue))
+///         GitHubCall(server: .github, endpoint: .post("/repos/o/r/issues", body: .json(issue)))
 ///     }
 /// }
 ///

@@ -11,22 +11,16 @@ extension NetCall {
     /// `outcome.request?.curlCommand()` in an action.
     ///
     /// ```swift
-    /// let call = NetCall(server: api, endpoint: .post("/notes", json: note))
+    /// let call = NetCall(server: api, endpoint: .post("/notes", body: .json(note)))
     /// logger.debug("\(try call.curlCommand())")
     /// ```
     ///
-    /// - Parameter redacted: hide what ``Redaction/default`` hides, and the header of each
-    ///   ``AuthTokenAction`` of the call; `false` shows every secret.
-    /// - Throws: ``NetworkError/invalidRequest(_:)`` when the call cannot build a request.
-    public func curlCommand(redacted: Bool = true) throws(NetworkError) -> String {
-        try curlCommand(redaction: redacted ? .default : Redaction())
-    }
-
-    /// A `curl` command for this call's request with `redaction` applied; a redaction that hides
-    /// `Authorization` also hides the header of each ``AuthTokenAction`` of the call.
+    /// - Parameter redaction: what to hide: ``Redaction/default`` (the default) plus the header of
+    ///   each ``AuthTokenAction`` of the call, as does any redaction that hides `Authorization`;
+    ///   ``Redaction/none`` shows every secret.
     ///
     /// - Throws: ``NetworkError/invalidRequest(_:)`` when the call cannot build a request.
-    public func curlCommand(redaction: Redaction) throws(NetworkError) -> String {
+    public func curlCommand(redaction: Redaction = .default) throws(NetworkError) -> String {
         try urlRequest().curlCommand(redaction: redaction.hidingCredentials(of: self))
     }
 }

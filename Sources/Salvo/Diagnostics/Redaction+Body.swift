@@ -1,7 +1,7 @@
 import Foundation
 
 extension Redaction {
-    /// `body` with the value of every hidden field replaced by ``placeholder``: form and
+    /// `body` with the value of every hidden field replaced by `<redacted>`: form and
     /// multipart fields by name, JSON fields at any depth. Unchanged, byte for byte, when it hides nothing; a JSON body
     /// that loses a field is re-encoded with sorted keys, so the same input always gives the same bytes.
     func redact(_ body: Data, contentType: String?) -> Data {

@@ -14,7 +14,7 @@ extension Redaction {
     }
 
     /// A multipart body with the content of every part whose name is hidden replaced by
-    /// ``placeholder``, and the contents it replaced (as UTF-8 text).
+    /// `<redacted>`, and the contents it replaced (as UTF-8 text).
     func redactMultipart(_ body: Data, boundary: String) -> (body: Data, hiddenValues: [String]) {
         let delimiter = Data("\r\n--\(boundary)".utf8)
         let headerEnd = Data("\r\n\r\n".utf8)

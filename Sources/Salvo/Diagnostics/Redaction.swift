@@ -9,7 +9,7 @@ import FoundationNetworking
 /// One value serves the logging action, cURL output and recorded fixtures. ``queryKeys`` name
 /// both query items and body fields: form fields, and JSON fields at any depth. Names compare
 /// case-insensitively (header names by HTTP rules; keys too, because hiding a `Token` that was
-/// meant to be `token` is the safe mistake). A hidden value becomes ``placeholder``; the name
+/// meant to be `token` is the safe mistake). A hidden value becomes `<redacted>`; the name
 /// stays, so a reader still sees that the field was sent.
 ///
 /// ```swift
@@ -18,7 +18,7 @@ import FoundationNetworking
 /// ```
 public struct Redaction: Sendable, Hashable {
     /// What a hidden value is replaced with.
-    public static let placeholder = "<redacted>"
+    static let placeholder = "<redacted>"
 
     /// Header names whose values are hidden, lowercased.
     public let headers: Set<String>
@@ -30,6 +30,9 @@ public struct Redaction: Sendable, Hashable {
         self.headers = Set(headers.map { $0.lowercased() })
         self.queryKeys = Set(queryKeys.map { $0.lowercased() })
     }
+
+    /// Hides nothing: for output only you will read, such as a `curl` command to paste into your own terminal.
+    public static let none = Redaction()
 
     /// Hides the headers `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`, and the
     /// query items and body fields that conventionally carry secrets: `access_token`,
@@ -46,12 +49,12 @@ public struct Redaction: Sendable, Hashable {
     }
 
     /// Whether the header field `name` is hidden.
-    public func hidesHeader(_ name: String) -> Bool {
+    func hidesHeader(_ name: String) -> Bool {
         headers.contains(name.lowercased())
     }
 
     /// Whether the query item or body field `name` is hidden.
-    public func hidesQueryKey(_ name: String) -> Bool {
+    func hidesQueryKey(_ name: String) -> Bool {
         queryKeys.contains(name.lowercased())
     }
 

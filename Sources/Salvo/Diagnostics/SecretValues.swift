@@ -46,7 +46,7 @@ struct SecretValues {
             .sorted { $0.count > $1.count }
     }
 
-    /// `text` with every secret value replaced by ``Redaction/placeholder``.
+    /// `text` with every secret value replaced by `<redacted>`.
     func scrub(_ text: String) -> String {
         values.reduce(text) { $0.replacingOccurrences(of: $1, with: Redaction.placeholder) }
     }

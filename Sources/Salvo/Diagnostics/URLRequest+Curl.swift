@@ -13,18 +13,14 @@ extension URLRequest {
     ///
     /// ```swift
     /// logger.debug("\(request.curlCommand())")                 // Authorization: <redacted>
-    /// let replayable = request.curlCommand(redacted: false)    // only for your own terminal
+    /// let replayable = request.curlCommand(redaction: .none)   // only for your own terminal
     /// ```
     ///
-    /// - Parameter redacted: hide what ``Redaction/default`` hides (credential headers, secret query items and body fields); `false` prints every secret as it is.
-    public func curlCommand(redacted: Bool = true) -> String {
-        curlCommand(redaction: redacted ? .default : Redaction())
-    }
-
-    /// A `curl` command that sends this request, with `redaction`'s headers, query items and
-    /// body fields (form or JSON fields named like its query keys) hidden; a text body also loses
-    /// any value the request sends in a hidden header or query item.
-    public func curlCommand(redaction: Redaction) -> String {
+    /// - Parameter redaction: what to hide: ``Redaction/default`` (the default) hides credential
+    ///   headers, secret query items and body fields (form or JSON fields named like its query
+    ///   keys), and a text body also loses any value the request sends in a hidden header or query
+    ///   item; ``Redaction/none`` prints every secret as it is.
+    public func curlCommand(redaction: Redaction = .default) -> String {
         var arguments = ["curl"]
         let method = httpMethod ?? "GET"
         let body = httpBody ?? Data()

@@ -16,7 +16,8 @@ public struct DecodingProblem: Sendable {
     public let typeName: String
 
     /// Describes a failed decode of `body` into `type`.
-    public init<T>(_ underlying: any Error, body: Data, type: T.Type) {
+    @usableFromInline
+    init<T>(_ underlying: any Error, body: Data, type: T.Type) {
         self.underlying = underlying
         self.body = body
         self.typeName = String(describing: type)

@@ -40,7 +40,7 @@ public struct ResponseProblem: Sendable, CustomStringConvertible {
     var isRenewalFailure = false
 
     /// Describes a refused response from its parts.
-    public init(
+    init(
         _ reason: String,
         statusCode: Int? = nil,
         url: URL? = nil,

@@ -28,7 +28,7 @@ public struct MockMatcher: Sendable, CustomStringConvertible {
     }
 
     /// Why `request` does not meet this matcher, or nil when it does.
-    public func mismatch(for request: MockRequest) -> String? {
+    func mismatch(for request: MockRequest) -> String? {
         check(request)
     }
 

@@ -4,7 +4,7 @@ extension MockRequest {
     /// One part of a `multipart/form-data` request body, as a server parsing the form sees it.
     ///
     /// ```swift
-    /// .post("/photos") { request in
+    /// MockRoute(.post, "/photos") { request in
     ///     let photo = request.parts?.first { $0.name == "photo" }
     ///     return .json(["saved": photo?.fileName ?? "nothing"])
     /// }

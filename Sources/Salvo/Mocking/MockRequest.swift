@@ -6,7 +6,7 @@ import FoundationNetworking
 /// The request a mock answers, with the values a matching route captured from its path.
 ///
 /// ```swift
-/// .get("/users/:id") { request in
+/// MockRoute(.get, "/users/:id") { request in
 ///     .json(User(id: request.parameters["id"] ?? ""))
 /// }
 /// ```

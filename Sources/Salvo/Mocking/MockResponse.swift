@@ -97,7 +97,7 @@ public struct MockResponse: Sendable {
     }
 
     /// A transport failure with the given error.
-    public static func failure(_ error: URLError) -> MockResponse {
+    static func failure(_ error: URLError) -> MockResponse {
         MockResponse(.failure(error))
     }
 

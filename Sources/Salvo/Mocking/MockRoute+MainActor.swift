@@ -7,7 +7,7 @@ extension MockRoute {
     /// cannot use.
     ///
     /// ```swift
-    /// .post("/books", onMainActor: { request in
+    /// MockRoute(.post, "/books", onMainActor: { request in
     ///     .json(try? request.decodeBody(as: Book.self), status: 201)   // Book: Codable, main-actor
     /// })
     /// ```
@@ -29,36 +29,6 @@ extension MockRoute {
         onMainActor answer: @escaping @MainActor @Sendable (MockRequest) -> MockResponse
     ) {
         self.init(method, pattern, query: query, answer: answeringOnMainActor(answer))
-    }
-
-    /// A `GET` route computing its answer from the request on the main actor.
-    @MainActor
-    public static func get(_ pattern: String, query: [String: String] = [:], onMainActor answer: @escaping @MainActor @Sendable (MockRequest) -> MockResponse) -> MockRoute {
-        MockRoute(.get, pattern, query: query, answer: answeringOnMainActor(answer))
-    }
-
-    /// A `POST` route computing its answer from the request on the main actor.
-    @MainActor
-    public static func post(_ pattern: String, query: [String: String] = [:], onMainActor answer: @escaping @MainActor @Sendable (MockRequest) -> MockResponse) -> MockRoute {
-        MockRoute(.post, pattern, query: query, answer: answeringOnMainActor(answer))
-    }
-
-    /// A `PUT` route computing its answer from the request on the main actor.
-    @MainActor
-    public static func put(_ pattern: String, query: [String: String] = [:], onMainActor answer: @escaping @MainActor @Sendable (MockRequest) -> MockResponse) -> MockRoute {
-        MockRoute(.put, pattern, query: query, answer: answeringOnMainActor(answer))
-    }
-
-    /// A `PATCH` route computing its answer from the request on the main actor.
-    @MainActor
-    public static func patch(_ pattern: String, query: [String: String] = [:], onMainActor answer: @escaping @MainActor @Sendable (MockRequest) -> MockResponse) -> MockRoute {
-        MockRoute(.patch, pattern, query: query, answer: answeringOnMainActor(answer))
-    }
-
-    /// A `DELETE` route computing its answer from the request on the main actor.
-    @MainActor
-    public static func delete(_ pattern: String, query: [String: String] = [:], onMainActor answer: @escaping @MainActor @Sendable (MockRequest) -> MockResponse) -> MockRoute {
-        MockRoute(.delete, pattern, query: query, answer: answeringOnMainActor(answer))
     }
 }
 

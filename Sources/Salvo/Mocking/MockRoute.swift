@@ -7,19 +7,19 @@ import Foundation
 /// ``MockRequest/parameters``), `*` (any one segment) or `**` (any number of segments, also none).
 ///
 /// ```swift
-/// MockRoute.get("/users/:id") { request in .json(User(id: request.parameters["id"] ?? "")) }
+/// MockRoute(.get, "/users/:id") { request in .json(User(id: request.parameters["id"] ?? "")) }
 /// MockRoute.get("/users", query: ["page": "2"], .json(pageTwo))
 /// MockRoute.delete("/users/*", .status(204))
 /// ```
 public struct MockRoute: Sendable {
     /// The method the route answers.
-    public let method: HTTPMethod
+    let method: HTTPMethod
     /// The path pattern, as written.
-    public let pattern: String
+    let pattern: String
     /// Query items the request must carry; a value of `"*"` accepts any value.
-    public let query: [String: String]
+    let query: [String: String]
     /// Conditions on the body, headers or a scenario that a request must also meet; see ``matching(_:)``.
-    public private(set) var matchers: [MockMatcher] = []
+    private(set) var matchers: [MockMatcher] = []
     let segments: [MockPathSegment]
     /// How specific the route is: per segment literal > `:param` > `*` > `**`, compared left to
     /// right; stored, as matching compares it for every candidate.
@@ -51,54 +51,34 @@ public struct MockRoute: Sendable {
         MockRoute(.get, pattern, query: query, response)
     }
 
-    /// A `GET` route computing its answer from the request.
-    public static func get(_ pattern: String, query: [String: String] = [:], answer: @escaping @Sendable (MockRequest) -> MockResponse) -> MockRoute {
-        MockRoute(.get, pattern, query: query, answer: answer)
-    }
 
     /// A `POST` route giving `response`.
     public static func post(_ pattern: String, query: [String: String] = [:], _ response: MockResponse) -> MockRoute {
         MockRoute(.post, pattern, query: query, response)
     }
 
-    /// A `POST` route computing its answer from the request.
-    public static func post(_ pattern: String, query: [String: String] = [:], answer: @escaping @Sendable (MockRequest) -> MockResponse) -> MockRoute {
-        MockRoute(.post, pattern, query: query, answer: answer)
-    }
 
     /// A `PUT` route giving `response`.
     public static func put(_ pattern: String, query: [String: String] = [:], _ response: MockResponse) -> MockRoute {
         MockRoute(.put, pattern, query: query, response)
     }
 
-    /// A `PUT` route computing its answer from the request.
-    public static func put(_ pattern: String, query: [String: String] = [:], answer: @escaping @Sendable (MockRequest) -> MockResponse) -> MockRoute {
-        MockRoute(.put, pattern, query: query, answer: answer)
-    }
 
     /// A `PATCH` route giving `response`.
     public static func patch(_ pattern: String, query: [String: String] = [:], _ response: MockResponse) -> MockRoute {
         MockRoute(.patch, pattern, query: query, response)
     }
 
-    /// A `PATCH` route computing its answer from the request.
-    public static func patch(_ pattern: String, query: [String: String] = [:], answer: @escaping @Sendable (MockRequest) -> MockResponse) -> MockRoute {
-        MockRoute(.patch, pattern, query: query, answer: answer)
-    }
 
     /// A `DELETE` route giving `response`.
     public static func delete(_ pattern: String, query: [String: String] = [:], _ response: MockResponse) -> MockRoute {
         MockRoute(.delete, pattern, query: query, response)
     }
 
-    /// A `DELETE` route computing its answer from the request.
-    public static func delete(_ pattern: String, query: [String: String] = [:], answer: @escaping @Sendable (MockRequest) -> MockResponse) -> MockRoute {
-        MockRoute(.delete, pattern, query: query, answer: answer)
-    }
 
     /// `"GET /users/:id"`, plus the query constraints and matchers if any:
     /// `"POST /login [JSON body containing {\"user\":\"ada\"}]"`.
-    public var summary: String {
+    package var summary: String {
         let constraints = query.keys.sorted().map { "\($0)=\(query[$0] ?? "")" }.joined(separator: "&")
         let conditions = matchers.isEmpty ? "" : " [" + matchers.map(\.description).joined(separator: "; ") + "]"
         return "\(method) \(pattern)" + (constraints.isEmpty ? "" : "?" + constraints) + conditions
@@ -115,7 +95,7 @@ public struct MockRoute: Sendable {
     }
 
     /// This route, running `effect` after each answer it gives (a scenario moving on, say).
-    func after(_ effect: @escaping @Sendable (MockRequest) -> Void) -> MockRoute {
+    package func after(_ effect: @escaping @Sendable (MockRequest) -> Void) -> MockRoute {
         var copy = self
         let answer = self.answer
         copy.answer = { request in

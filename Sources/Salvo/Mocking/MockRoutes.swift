@@ -18,7 +18,7 @@ import FoundationNetworking
 /// ```swift
 /// let routes = MockRoutes(under: "/v1", [
 ///     .get("/users", .json([alice, bob])),
-///     .get("/users/:id") { request in .json(User(id: request.parameters["id"] ?? "")) },
+///     MockRoute(.get, "/users/:id") { request in .json(User(id: request.parameters["id"] ?? "")) },
 ///     .post("/users", .status(201)),
 /// ])
 /// call.firingFunction = .mock(routes)
@@ -27,9 +27,9 @@ public struct MockRoutes: Sendable {
     /// The routes, in the order they were added.
     public private(set) var routes: [MockRoute]
     /// A path prefix every pattern lives under, such as the server's ``ServerConfig/basePath`` `"/v1"`.
-    public let basePath: String
-    /// Where answers are logged, if anywhere; see ``logging(into:)``.
-    public private(set) var log: MockRouteLog?
+    let basePath: String
+    /// Told of the routes and of every answer, if anyone is: SalvoTesting's `MockRouteLog`.
+    private var observer: Observer?
     private var index = MockRouteIndex()
     private let baseSegments: [String]
 
@@ -45,21 +45,41 @@ public struct MockRoutes: Sendable {
     public mutating func add(_ route: MockRoute) {
         index.add(route, at: routes.count)
         routes.append(route)
-        log?.appendRoute(route.summary)
+        observer?.routeAdded(route.summary)
     }
 
     /// This table with `route` added.
-    public func adding(_ route: MockRoute) -> MockRoutes {
+    func adding(_ route: MockRoute) -> MockRoutes {
         var copy = self
         copy.add(route)
         return copy
     }
 
-    /// This table, logging every request it answers (and every one it cannot) into `log`.
-    public func logging(into log: MockRouteLog) -> MockRoutes {
+    /// Who a table tells what it answered: SalvoTesting's `MockRouteLog` is one.
+    package struct Observer: Sendable {
+        /// Told the summaries of the table's routes, in table order, when it starts observing.
+        let routesChanged: @Sendable ([String]) -> Void
+        /// Told the summary of each route added after that.
+        let routeAdded: @Sendable (String) -> Void
+        /// Told each request, with the position and summary of the route that answered it (nil when none did).
+        let answered: @Sendable (URLRequest, Int?, String?) -> Void
+
+        package init(
+            routesChanged: @escaping @Sendable ([String]) -> Void,
+            routeAdded: @escaping @Sendable (String) -> Void,
+            answered: @escaping @Sendable (URLRequest, Int?, String?) -> Void
+        ) {
+            self.routesChanged = routesChanged
+            self.routeAdded = routeAdded
+            self.answered = answered
+        }
+    }
+
+    /// This table, telling `observer` its routes and every request it answers (or cannot).
+    package func observed(by observer: Observer) -> MockRoutes {
         var copy = self
-        copy.log = log
-        log.setRoutes(routes.map(\.summary))
+        copy.observer = observer
+        observer.routesChanged(routes.map(\.summary))
         return copy
     }
 
@@ -71,10 +91,10 @@ public struct MockRoutes: Sendable {
     public func response(for request: URLRequest) -> MockResponse {
         switch locate(request) {
         case .success(let found):
-            log?.record(request, routeIndex: found.position, route: routes[found.position].summary)
+            observer?.answered(request, found.position, routes[found.position].summary)
             return routes[found.position].answer(found.request)
         case .failure(let noRoute):
-            log?.record(request, routeIndex: nil, route: nil)
+            observer?.answered(request, nil, nil)
             return MockResponse(.problem(reason: noRoute.message, part: .route))
         }
     }

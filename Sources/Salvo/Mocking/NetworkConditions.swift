@@ -20,7 +20,7 @@ public struct NetworkConditions: Sendable, Hashable {
     /// default) for no limit.
     ///
     /// With a bandwidth, the request body is reported sent (`ResponseReceiver/didSend(_:of:)`)
-    /// and the response body arrives in chunks, one every ``tick`` or so, each as many bytes as
+    /// and the response body arrives in chunks, one every 50 ms or so, each as many bytes as
     /// the drawn bandwidth carries in that time, so a download and an upload progress bar can be
     /// watched offline. A value that is not positive and finite means no limit.
     public var bandwidth: ClosedRange<Double>?
@@ -32,7 +32,7 @@ public struct NetworkConditions: Sendable, Hashable {
     public var seed: UInt64
 
     /// How often a body limited by ``bandwidth`` moves on: a chunk about every 50 ms.
-    public static let tick: TimeInterval = 0.05
+    static let tick: TimeInterval = 0.05
 
     /// Conditions from their parts; the defaults are a perfect network.
     public init(

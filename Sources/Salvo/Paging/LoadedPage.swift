@@ -38,7 +38,7 @@ public struct LoadedPage: Sendable {
 
     /// Whether the page's metadata says the list ends here: `hasMore == false`, the last of
     /// `totalPages`, or `totalCount` items reached. `nil` when the metadata does not say.
-    public var metadataSaysLast: Bool? {
+    var metadataSaysLast: Bool? {
         if let hasMore { return !hasMore }
         if let totalPages { return index + 1 >= totalPages }
         if let totalCount { return itemsBefore + itemCount >= totalCount }

@@ -32,7 +32,7 @@ public struct PagingState<Item: Sendable>: Sendable {
     public var cacheStatus: CacheStatus?
 
     /// A state from its parts; a new pager starts with the defaults (empty, more to load).
-    public init(
+    package init(
         items: [Item] = [],
         isLoading: Bool = false,
         isRefreshing: Bool = false,

@@ -40,12 +40,12 @@ public struct PagingStrategy: Sendable {
     }
 
     /// The call that fetches the first page of `call`'s list.
-    public func firstPage(of call: NetCall) throws(NetworkError) -> NetCall {
+    func firstPage(of call: NetCall) throws(NetworkError) -> NetCall {
         try first(call)
     }
 
     /// The call that fetches the page after `page`, or `nil` when the list has ended.
-    public func nextPage(after page: LoadedPage) throws(NetworkError) -> NetCall? {
+    func nextPage(after page: LoadedPage) throws(NetworkError) -> NetCall? {
         try next(page)
     }
 }

@@ -22,9 +22,9 @@ public struct Cassette: NetworkSession {
     /// The mode in effect: the environment's, else the one given in code.
     public let mode: FixtureMode
     /// How fixtures are named, matched and redacted.
-    public let options: FixtureOptions
+    let options: FixtureOptions
     /// The session that sends what is recorded or passed through.
-    public let base: any NetworkSession
+    let base: any NetworkSession
     private let modeProblem: NetworkError?
     private let replayer: MockSession
     private let occurrences = FixtureOccurrences()

@@ -17,11 +17,11 @@ import FoundationNetworking
 /// ```
 public struct RecordingSession: NetworkSession {
     /// The session that really sends requests.
-    public let base: any NetworkSession
+    let base: any NetworkSession
     /// The folder fixtures are written to; created when missing.
-    public let folder: URL
+    let folder: URL
     /// How fixtures are named, matched and redacted.
-    public let options: FixtureOptions
+    let options: FixtureOptions
     private let occurrences = FixtureOccurrences()
 
     /// A session recording what `base` exchanges into `folder`.

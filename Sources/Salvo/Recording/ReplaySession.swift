@@ -16,9 +16,9 @@ import FoundationNetworking
 /// ```
 public struct ReplaySession: NetworkSession {
     /// The folder fixtures are read from.
-    public let folder: URL
+    let folder: URL
     /// How fixtures are named, matched and redacted; use the options they were recorded with.
-    public let options: FixtureOptions
+    let options: FixtureOptions
     private let mock: MockSession
     private let occurrences = FixtureOccurrences()
 

@@ -7,7 +7,7 @@
 /// ```
 public struct RefreshGroup: Refreshable {
     /// The members, refreshed together.
-    public let members: [any Refreshable]
+    let members: [any Refreshable]
 
     /// A group of `members`.
     public init(_ members: [any Refreshable]) {

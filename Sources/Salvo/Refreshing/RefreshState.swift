@@ -12,7 +12,7 @@ public struct RefreshState<Value: Sendable>: Sendable {
     public var updatedAt: Date?
 
     /// A state from its parts; a new refresher starts empty.
-    public init(value: Value? = nil, isRefreshing: Bool = false, error: NetworkError? = nil, updatedAt: Date? = nil) {
+    package init(value: Value? = nil, isRefreshing: Bool = false, error: NetworkError? = nil, updatedAt: Date? = nil) {
         self.value = value
         self.isRefreshing = isRefreshing
         self.error = error

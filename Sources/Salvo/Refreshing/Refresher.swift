@@ -17,7 +17,7 @@ import Foundation
 /// ``init(call:decodingOnMainActor:)``.
 public final class Refresher<Value: Sendable>: Refreshable, Sendable {
     /// The call fired by every refresh.
-    public let call: NetCall
+    let call: NetCall
     private let decode: Decode
     let loader = Loader<Core, Void>(Core())
 

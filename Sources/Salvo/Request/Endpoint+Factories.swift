@@ -3,8 +3,8 @@ import Foundation
 extension Endpoint {
     /// A `GET` endpoint.
     ///
-    /// Every factory takes the same `query:` and `headers:`; those that send a body take `body:`,
-    /// `json:` (with `encoder:`) or `form:` between them.
+    /// Every factory takes the same `query:` and `headers:`; those that send a body take `body:`
+    /// between them: `.post("/books", body: .json(book))`, `.post("/login", body: .form(fields))`.
     ///
     /// - Parameters:
     ///   - path: the path; interpolated values become single encoded segments.
@@ -29,17 +29,6 @@ extension Endpoint {
         Endpoint(method: .delete, path: path, query: queryItems(query), headers: headers, body: body)
     }
 
-    /// A `DELETE` endpoint sending `value` as JSON.
-    public static func delete(
-        _ path: EndpointPath,
-        query: KeyValuePairs<String, String> = [:],
-        json value: some Encodable,
-        encoder: JSONEncoder = JSONEncoder(),
-        headers: HTTPHeaders = [:]
-    ) -> Endpoint {
-        delete(path, query: query, body: .json(value, encoder: encoder), headers: headers)
-    }
-
     /// A `POST` endpoint sending `body`.
     public static func post(
         _ path: EndpointPath,
@@ -48,27 +37,6 @@ extension Endpoint {
         headers: HTTPHeaders = [:]
     ) -> Endpoint {
         Endpoint(method: .post, path: path, query: queryItems(query), headers: headers, body: body)
-    }
-
-    /// A `POST` endpoint sending `value` as JSON.
-    public static func post(
-        _ path: EndpointPath,
-        query: KeyValuePairs<String, String> = [:],
-        json value: some Encodable,
-        encoder: JSONEncoder = JSONEncoder(),
-        headers: HTTPHeaders = [:]
-    ) -> Endpoint {
-        post(path, query: query, body: .json(value, encoder: encoder), headers: headers)
-    }
-
-    /// A `POST` endpoint sending `form` as `application/x-www-form-urlencoded`.
-    public static func post(
-        _ path: EndpointPath,
-        query: KeyValuePairs<String, String> = [:],
-        form: KeyValuePairs<String, String>,
-        headers: HTTPHeaders = [:]
-    ) -> Endpoint {
-        post(path, query: query, body: .form(form), headers: headers)
     }
 
     /// A `PUT` endpoint sending `body`.
@@ -81,27 +49,6 @@ extension Endpoint {
         Endpoint(method: .put, path: path, query: queryItems(query), headers: headers, body: body)
     }
 
-    /// A `PUT` endpoint sending `value` as JSON.
-    public static func put(
-        _ path: EndpointPath,
-        query: KeyValuePairs<String, String> = [:],
-        json value: some Encodable,
-        encoder: JSONEncoder = JSONEncoder(),
-        headers: HTTPHeaders = [:]
-    ) -> Endpoint {
-        put(path, query: query, body: .json(value, encoder: encoder), headers: headers)
-    }
-
-    /// A `PUT` endpoint sending `form` as `application/x-www-form-urlencoded`.
-    public static func put(
-        _ path: EndpointPath,
-        query: KeyValuePairs<String, String> = [:],
-        form: KeyValuePairs<String, String>,
-        headers: HTTPHeaders = [:]
-    ) -> Endpoint {
-        put(path, query: query, body: .form(form), headers: headers)
-    }
-
     /// A `PATCH` endpoint sending `body`.
     public static func patch(
         _ path: EndpointPath,
@@ -110,27 +57,6 @@ extension Endpoint {
         headers: HTTPHeaders = [:]
     ) -> Endpoint {
         Endpoint(method: .patch, path: path, query: queryItems(query), headers: headers, body: body)
-    }
-
-    /// A `PATCH` endpoint sending `value` as JSON.
-    public static func patch(
-        _ path: EndpointPath,
-        query: KeyValuePairs<String, String> = [:],
-        json value: some Encodable,
-        encoder: JSONEncoder = JSONEncoder(),
-        headers: HTTPHeaders = [:]
-    ) -> Endpoint {
-        patch(path, query: query, body: .json(value, encoder: encoder), headers: headers)
-    }
-
-    /// A `PATCH` endpoint sending `form` as `application/x-www-form-urlencoded`.
-    public static func patch(
-        _ path: EndpointPath,
-        query: KeyValuePairs<String, String> = [:],
-        form: KeyValuePairs<String, String>,
-        headers: HTTPHeaders = [:]
-    ) -> Endpoint {
-        patch(path, query: query, body: .form(form), headers: headers)
     }
 
     static func queryItems(_ pairs: KeyValuePairs<String, String>) -> [URLQueryItem] {

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// let listUsers = Endpoint.get("/users", query: ["page": "2"])
-/// let createUser = Endpoint.post("/users", json: newUser)
+/// let createUser = Endpoint.post("/users", body: .json(newUser))
 /// let avatar = Endpoint.get("/users/\(id)/avatar").timeout(5)
 /// ```
 public struct Endpoint: Sendable, Hashable {

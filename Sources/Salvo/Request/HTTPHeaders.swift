@@ -82,7 +82,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     public var isEmpty: Bool { fields.isEmpty }
 
     /// The fields as a dictionary, for APIs that want one.
-    public var dictionary: [String: String] {
+    package var dictionary: [String: String] {
         Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 

@@ -47,7 +47,7 @@ public struct HTTPMethod: RawRepresentable, Sendable, Hashable, ExpressibleByStr
 
     /// The methods whose requests have the same effect sent twice as once (RFC 9110 §9.2.2):
     /// `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE`. Retries and reconnections default to them.
-    public static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace]
+    @usableFromInline static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace]
 
     /// Whether repeating the request has the same effect as sending it once (RFC 9110 §9.2.2).
     public var isIdempotent: Bool { Self.idempotentMethods.contains(self) }

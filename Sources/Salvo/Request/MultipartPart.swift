@@ -62,7 +62,7 @@ public struct MultipartPart: Sendable, Hashable {
     ///   - name: the field name.
     ///   - fileName: the file name the server sees; the URL's last path component by default.
     ///   - contentType: the part's `Content-Type`; by default inferred from the file name's
-    ///     extension (see ``RequestBody/contentType(forFileExtension:)``).
+    ///     extension (a small built-in table of common extensions).
     public static func file(
         _ url: URL,
         name: String,

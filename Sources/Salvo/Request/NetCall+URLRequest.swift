@@ -109,7 +109,7 @@ extension ServerConfig {
     /// The URL of `endpoint` on this server: scheme, host, port, base path, path and query, percent-encoded.
     ///
     /// - Throws: ``NetworkError/invalidRequest(_:)`` naming the scheme, host, port, path or URL that is wrong.
-    public func url(for endpoint: Endpoint) throws(NetworkError) -> URL {
+    func url(for endpoint: Endpoint) throws(NetworkError) -> URL {
         let path = (endpoint.basePath ?? basePath).appending(endpoint.path)
         if let problem = path.problem {
             throw .invalidRequest(RequestProblem(.path, problem))

@@ -10,7 +10,7 @@ extension RequestBody {
     /// ```swift
     /// RequestBody.contentType(forFileExtension: "png")   // "image/png"
     /// ```
-    public static func contentType(forFileExtension fileExtension: String) -> String {
+    static func contentType(forFileExtension fileExtension: String) -> String {
         knownTypes[fileExtension.lowercased()] ?? "application/octet-stream"
     }
 

@@ -101,7 +101,7 @@ public struct RequestBody: Sendable, Hashable {
     ///   - url: a `file:` URL; the file must exist and be readable when the request is built
     ///     and when it is sent, or the call fails with ``NetworkError/invalidRequest(_:)`` naming it.
     ///   - contentType: the `Content-Type`; by default inferred from the file's extension
-    ///     (see ``contentType(forFileExtension:)``).
+    ///     (a small built-in table of common extensions).
     public static func file(_ url: URL, contentType: String? = nil) -> RequestBody {
         RequestBody(content: .file(url, contentType: contentType ?? Self.contentType(forFileExtension: url.pathExtension)))
     }

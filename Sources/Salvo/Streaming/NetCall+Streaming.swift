@@ -36,13 +36,13 @@ extension NetCall {
     }
 
     /// Fires the call and decodes its body as JSON Lines (NDJSON), one value per line, as they
-    /// arrive (see ``JSONLines``).
+    /// arrive (see ``DecodedStream``).
     public func jsonLines<Value: Decodable>(
         of type: Value.Type = Value.self,
         decoder: JSONDecoder? = nil,
         maximumLineLength: Int = 1 << 20
-    ) -> JSONLines<Value> {
-        JSONLines(lines: lines(maximumLineLength: maximumLineLength), decoder: decoder ?? server.decoder)
+    ) -> DecodedStream<Value> {
+        DecodedStream(lines: lines(maximumLineLength: maximumLineLength), decoder: decoder ?? server.decoder)
     }
 }
 
@@ -78,7 +78,7 @@ extension NetCall {
     }
 
     /// Reads the call as a Server-Sent Events stream and decodes each event's data as JSON (see
-    /// ``DecodedServerSentEvents``).
+    /// ``DecodedStream``).
     ///
     /// - Parameters:
     ///   - type: the type each event's data decodes to.
@@ -92,8 +92,8 @@ extension NetCall {
         resumingAfter lastEventID: String? = nil,
         reconnection: ReconnectionPolicy = .standard,
         maximumLineLength: Int = 1 << 20
-    ) -> DecodedServerSentEvents<Value> {
-        DecodedServerSentEvents(
+    ) -> DecodedStream<Value> {
+        DecodedStream(
             events: events(resumingAfter: lastEventID, reconnection: reconnection, maximumLineLength: maximumLineLength),
             decoder: decoder ?? server.decoder
         )

@@ -7,7 +7,7 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let body = call.bytes()
-/// let head = try await body.response          // status and headers, before the first byte
+/// let head = try await body.head              // status and headers, before the first byte
 /// for try await chunk in body { file.write(chunk) }
 /// ```
 ///
@@ -37,10 +37,9 @@ public struct ResponseBytes: AsyncSequence, Sendable {
         }
     }
 
-    /// The response head as Foundation's `HTTPURLResponse`, as soon as it arrives.
-    ///
-    /// Throws the call's error when it failed before a head or with a status outside 200–299.
-    public var response: HTTPURLResponse {
+    /// The head as Foundation's `HTTPURLResponse`, for resumable downloads, which still take one;
+    /// apps read ``head``.
+    var response: HTTPURLResponse {
         get async throws(NetworkError) {
             let head = try await stream.buffer.head()
             guard let http = head.httpURLResponse else {

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Lines end at LF, CR or CRLF and come without their terminator; a last line without one is
 /// still delivered. Invalid UTF-8 becomes U+FFFD rather than ending the stream. A line longer than
-/// ``ResponseLines/maximumLineLength`` (1 MiB unless you pass another) ends the stream with
+/// the `maximumLineLength` of ``NetCall/lines(maximumLineLength:)`` (1 MiB unless you pass another) ends the stream with
 /// ``NetworkError/unacceptableResponse(_:)``, so a server that never sends a line break cannot
 /// make memory grow. Firing, actions and cancellation are those of ``ResponseBytes``; on a server
 /// validating JSON, `call.actions.append(ValidationAction())` lets a call stream text.
@@ -21,9 +21,9 @@ public struct ResponseLines: AsyncSequence, Sendable {
     public typealias Failure = NetworkError
 
     /// The body the lines are read from.
-    public let bytes: ResponseBytes
+    let bytes: ResponseBytes
     /// The longest line accepted, in bytes.
-    public let maximumLineLength: Int
+    let maximumLineLength: Int
 
     /// Reads the lines in order.
     public func makeAsyncIterator() -> Iterator {
@@ -58,56 +58,6 @@ public struct ResponseLines: AsyncSequence, Sendable {
             }
             defer { nextPending += 1 }
             return pending[nextPending]
-        }
-    }
-}
-
-/// A call's response body as JSON Lines (NDJSON): one decoded value per line, as they arrive.
-///
-/// ```swift
-/// for try await update in call.jsonLines(of: PriceUpdate.self) {
-///     prices[update.symbol] = update.price
-/// }
-/// ```
-///
-/// Blank lines are skipped. A line that does not decode ends the stream with
-/// ``NetworkError/decoding(_:)`` carrying that line. Firing, actions, cancellation and the line
-/// length limit are those of ``ResponseLines``.
-public struct JSONLines<Value: Decodable>: AsyncSequence, Sendable {
-    /// One decoded line.
-    public typealias Element = Value
-    /// Why the body stopped before its end, or the line that did not decode.
-    public typealias Failure = NetworkError
-
-    /// The lines the values are decoded from.
-    public let lines: ResponseLines
-    /// What decodes each line.
-    public let decoder: JSONDecoder
-
-    /// Reads the values in order.
-    public func makeAsyncIterator() -> Iterator {
-        Iterator(lines: lines.makeAsyncIterator(), decoder: decoder)
-    }
-
-    /// Reads a ``JSONLines`` sequence.
-    public struct Iterator: AsyncIteratorProtocol {
-        var lines: ResponseLines.Iterator
-        let decoder: JSONDecoder
-
-        /// The next value, `nil` after the last; throws the error that ended the call or the
-        /// decoding failure of the line that did not decode.
-        public mutating func next() async throws(NetworkError) -> Value? {
-            try await next(isolation: nil)
-        }
-
-        /// The next value, `nil` after the last; throws like ``next()``.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> Value? {
-            while let line = try await lines.next(isolation: actor) {
-                if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-                // Never empty (blank lines are skipped), so this is a plain decode.
-                return try decode(Value.self, from: Data(line.utf8), decoder: decoder).get()
-            }
-            return nil
         }
     }
 }

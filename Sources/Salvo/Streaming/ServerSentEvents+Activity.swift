@@ -54,7 +54,7 @@ extension ServerSentEvents {
         public typealias Failure = NetworkError
 
         /// The stream whose activity this is.
-        public let stream: ServerSentEvents
+        let stream: ServerSentEvents
 
         /// Starts the stream: the first connection fires on the first `next()`.
         public func makeAsyncIterator() -> Iterator {

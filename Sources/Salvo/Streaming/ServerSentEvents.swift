@@ -42,13 +42,13 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
     public typealias Failure = NetworkError
 
     /// The call each connection fires, before the stream's headers are added.
-    public let call: NetCall
+    let call: NetCall
     /// The event ID the first connection resumes after (`Last-Event-ID`); empty for none.
-    public let initialEventID: String
+    let initialEventID: String
     /// When the stream reconnects, and when it gives up.
     public let reconnection: ReconnectionPolicy
     /// The longest line accepted, in bytes; an event's data may hold 8 times that.
-    public let maximumLineLength: Int
+    let maximumLineLength: Int
 
     init(call: NetCall, initialEventID: String, reconnection: ReconnectionPolicy, maximumLineLength: Int) {
         self.call = call

@@ -176,9 +176,9 @@ extension ServerSentEvents {
             hasAnnouncedConnecting = false
             let bytes = stream.connectionCall(lastEventID: parser.lastEventID).bytes()
             idleWatch = policy.idleTimeout.map { IdleWatch(timeout: $0, clock: policy.clock, buffer: bytes.stream.buffer) }
-            let head: HTTPURLResponse
+            let head: ResponseHead
             do throws(NetworkError) {
-                head = try await bytes.response
+                head = try await bytes.head
             } catch {
                 try end(droppedBy: error)
                 return
@@ -197,8 +197,8 @@ extension ServerSentEvents {
             if reportsActivity { pending.append(.state(.open)) }
         }
 
-        private static func isEventStream(_ head: HTTPURLResponse) -> Bool {
-            head.value(forHTTPHeaderField: "Content-Type").flatMap(MediaType.init)?.description == "text/event-stream"
+        private static func isEventStream(_ head: ResponseHead) -> Bool {
+            head.headers["Content-Type"].flatMap(MediaType.init)?.description == "text/event-stream"
         }
 
         /// The most of a refused body the error keeps, to show what the server sent instead.
@@ -208,14 +208,14 @@ extension ServerSentEvents {
         private static let refusedBodyWait: TimeInterval = 0.25
 
         /// The error for a 2xx answer that is not an event stream, with the start of its body.
-        private static func refusal(of head: HTTPURLResponse, body: ResponseBytes) async -> NetworkError {
-            let type = head.value(forHTTPHeaderField: "Content-Type").map { "Content-Type \"\($0)\"" } ?? "no Content-Type"
+        private static func refusal(of head: ResponseHead, body: ResponseBytes) async -> NetworkError {
+            let type = head.headers["Content-Type"].map { "Content-Type \"\($0)\"" } ?? "no Content-Type"
             return .unacceptableResponse(ResponseProblem(
                 "a Server-Sent Events stream must be text/event-stream, and this \(head.statusCode) answer has \(type); "
                     + "check the URL, and that the server streams events there",
                 statusCode: head.statusCode,
                 url: head.url,
-                headers: HTTPHeaders(head),
+                headers: head.headers,
                 body: await preview(of: body)
             ))
         }

@@ -8,7 +8,7 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let task = call.stream(to: StreamResponder(
-///     head: { response in progress.expected = response.expectedContentLength },
+///     head: { head in progress.expected = head.headers["Content-Length"].flatMap { Int64($0) } ?? -1 },
 ///     chunk: { chunk in progress.received += chunk.count },
 ///     completion: { error in progress.finish(error) }
 /// ))
@@ -22,7 +22,7 @@ import FoundationNetworking
 /// consumer of a large body should read ``NetCall/bytes()`` instead, which bounds memory.
 public struct StreamResponder: Sendable {
     /// Receives the response head before the first chunk.
-    public var headHandler: @Sendable (HTTPURLResponse) -> Void
+    public var headHandler: @Sendable (ResponseHead) -> Void
     /// Receives each chunk of the body, in order.
     public var chunkHandler: @Sendable (Data) -> Void
     /// Receives the end: `nil` when the whole body arrived, otherwise why it did not.
@@ -30,7 +30,7 @@ public struct StreamResponder: Sendable {
 
     /// A streaming responder from its three handlers; each defaults to doing nothing.
     public init(
-        head: @escaping @Sendable (HTTPURLResponse) -> Void = { _ in },
+        head: @escaping @Sendable (ResponseHead) -> Void = { _ in },
         chunk: @escaping @Sendable (Data) -> Void = { _ in },
         completion: @escaping @Sendable (NetworkError?) -> Void = { _ in }
     ) {
@@ -64,9 +64,8 @@ private final class CallbackStreamReceiver: ResponseReceiver {
     }
 
     func receive(_ head: ResponseHead) {
-        guard let http = head.httpURLResponse else { return }
         queue.run { [self] in
-            if !hasCompleted.withLock({ $0 }) { responder.headHandler(http) }
+            if !hasCompleted.withLock({ $0 }) { responder.headHandler(head) }
         }
     }
 

@@ -69,7 +69,7 @@ import Testing
         let endpoint = Endpoint.get("/a", headers: ["X-First-Key": "typed-by-hand"])
         let guarded = NetCall(server: api, endpoint: endpoint, actions: [auth])
         #expect(!(try guarded.curlCommand()).contains("typed-by-hand"))
-        #expect(try guarded.curlCommand(redacted: false).contains("typed-by-hand"))
+        #expect(try guarded.curlCommand(redaction: .none).contains("typed-by-hand"))
         #expect(try NetCall(server: api, endpoint: endpoint).curlCommand().contains("typed-by-hand"))
     }
 

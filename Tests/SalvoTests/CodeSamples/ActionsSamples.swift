@@ -124,7 +124,7 @@ enum ActionsGuide {
 
     static func debugCommand() throws(NetworkError) -> String {
         let login = NetCall(server: ServerConfig(host: "api.example.com"),
-                            endpoint: .post("/login", form: ["user": "ann", "password": "hunter2"]))
+                            endpoint: .post("/login", body: .form(["user": "ann", "password": "hunter2"])))
         return try login.curlCommand(redaction: .default.adding(queryKeys: ["password"]))
     }
 }

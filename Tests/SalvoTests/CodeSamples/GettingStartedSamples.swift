@@ -38,7 +38,7 @@ enum BookCalls {
     }
 
     static func add(_ book: Book) -> NetCall {
-        NetCall(server: server, endpoint: .post("/books", json: book))
+        NetCall(server: server, endpoint: .post("/books", body: .json(book)))
     }
 
     static func remove(_ id: Int) -> NetCall {

@@ -38,7 +38,7 @@ enum MockingSamples {
         }
 
         func create(_ user: User) -> NetCall {
-            NetCall(server: server, endpoint: .post("/users", json: user))
+            NetCall(server: server, endpoint: .post("/users", body: .json(user)))
         }
     }
 
@@ -46,11 +46,11 @@ enum MockingSamples {
         static let all = MockRoutes(under: "/v1", [
             .get("/users", query: ["page": "1"], .json([User(id: 1, name: "Ada"), User(id: 2, name: "Linus")])),
             .get("/users", .json([User]())),
-            .get("/users/:id") { request in
+            MockRoute(.get, "/users/:id") { request in
                 guard let id = Int(request.parameters["id"] ?? "") else { return .status(400) }
                 return .json(User(id: id, name: "User \(id)"))
             },
-            .post("/users") { request in
+            MockRoute(.post, "/users") { request in
                 let user = try? request.decodeBody(as: User.self)
                 return user.map { .json($0, status: 201) } ?? .json(APIProblem(message: "bad user"), status: 422)
             },
@@ -73,7 +73,7 @@ enum MockingSamples {
             .multipartFields(["album": "Holiday", "caption": "*"]),
             .multipartPart(named: "photo", fileName: "bay.jpg", contentType: "image/jpeg")
         ),
-        .post("/avatars") { request in
+        MockRoute(.post, "/avatars") { request in
             let image = request.parts?.first { $0.name == "image" }
             return .json(["bytes": image?.body.count ?? 0])
         },

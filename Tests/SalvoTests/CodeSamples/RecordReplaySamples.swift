@@ -22,10 +22,10 @@ enum RecordReplaySamples {
 
         func cart() -> NetCall { NetCall(server: server, endpoint: .get("/cart"), callbackQueue: .immediate, firingFunction: firing) }
         func add(_ sku: String) -> NetCall {
-            NetCall(server: server, endpoint: .post("/cart/items", json: ["sku": sku]), callbackQueue: .immediate, firingFunction: firing)
+            NetCall(server: server, endpoint: .post("/cart/items", body: .json(["sku": sku])), callbackQueue: .immediate, firingFunction: firing)
         }
         func login(user: String) -> NetCall {
-            NetCall(server: server, endpoint: .post("/login", json: ["user": user, "password": "pw"]), callbackQueue: .immediate, firingFunction: firing)
+            NetCall(server: server, endpoint: .post("/login", body: .json(["user": user, "password": "pw"])), callbackQueue: .immediate, firingFunction: firing)
         }
     }
 

@@ -28,8 +28,8 @@ enum StreamingGuide {
 
     static func download(_ call: NetCall, to file: FileHandle) async throws {
         let export = call.bytes()
-        let head = try await export.response            // status and headers, before the first byte
-        let expected = head.expectedContentLength       // -1 when the server did not say
+        let head = try await export.head                // status and headers, before the first byte
+        let expected = head.headers["Content-Length"].flatMap { Int64($0) }   // nil when the server did not say
         _ = expected
         for try await chunk in export {
             try file.write(contentsOf: chunk)
@@ -49,7 +49,7 @@ enum StreamingGuide {
 
     static func callbacks(_ call: NetCall, progress: Progress) -> NetworkTask {
         call.stream(to: StreamResponder(
-            head: { response in progress.expected = response.expectedContentLength },
+            head: { head in progress.expected = head.headers["Content-Length"].flatMap { Int64($0) } ?? -1 },
             chunk: { chunk in progress.received += chunk.count },
             completion: { error in progress.finish(error) }
         ))

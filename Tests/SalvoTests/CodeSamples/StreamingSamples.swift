@@ -66,7 +66,7 @@ import SalvoTesting
 
     @Test func aStreamThatEndsWithItsBody() async throws {
         let answer: FiringFunction = .mock(.text("data: Hel\n\ndata: lo\n\ndata: [DONE]\n\n", headers: ["Content-Type": "text/event-stream"]))
-        let completion = NetCall(server: Self.api, endpoint: .post("/chat", json: ["prompt": "Hi"]), firingFunction: answer)
+        let completion = NetCall(server: Self.api, endpoint: .post("/chat", body: .json(["prompt": "Hi"])), firingFunction: answer)
         var text = ""
 
         for try await event in completion.events(reconnection: .never) where event.data != "[DONE]" {

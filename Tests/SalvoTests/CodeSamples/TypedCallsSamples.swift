@@ -46,7 +46,7 @@ struct GitHubAPI: Sendable {
     }
 
     func createIssue(_ issue: NewIssue, in repo: String) -> GitHubCall<GitHubIssue> {
-        GitHubCall(server: server, endpoint: .post("/repos/\(repo)/issues", json: issue))
+        GitHubCall(server: server, endpoint: .post("/repos/\(repo)/issues", body: .json(issue)))
     }
 
     /// `204 No Content` on success: nothing to decode.

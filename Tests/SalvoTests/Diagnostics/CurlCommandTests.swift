@@ -52,11 +52,11 @@ import Testing
     @Test func redactionCanBeTurnedOffExplicitly() throws {
         var request = URLRequest(url: URL(string: "https://api.test/me")!)
         request.setValue("Bearer h-secret", forHTTPHeaderField: "Authorization")
-        #expect(request.curlCommand(redacted: false).contains("'Authorization: Bearer h-secret'"))
+        #expect(request.curlCommand(redaction: .none).contains("'Authorization: Bearer h-secret'"))
     }
 
     @Test func customSecretHeadersQueryKeysAndBodyFieldsAreRedacted() throws {
-        let endpoint = Endpoint.post("/login", form: ["user": "ann", "password": "pw-secret"])
+        let endpoint = Endpoint.post("/login", body: .form(["user": "ann", "password": "pw-secret"]))
             .setting(query: "api_key", to: "q-secret")
             .header("X-Api-Key", "x-secret")
         let command = try NetCall(server: server, endpoint: endpoint)
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func aSecretHeaderValueRepeatedInTheBodyIsRedactedThere() throws {
-        let endpoint = Endpoint.post("/link", json: ["token": "tok-secret-1"]).header("Authorization", "Bearer tok-secret-1")
+        let endpoint = Endpoint.post("/link", body: .json(["token": "tok-secret-1"])).header("Authorization", "Bearer tok-secret-1")
         let command = try NetCall(server: server, endpoint: endpoint).curlCommand()
         #expect(!command.contains("tok-secret-1"))
         #expect(command.contains(#"--data-raw '{"token":"<redacted>"}'"#))

@@ -38,7 +38,7 @@ import Testing
         let seen = Locked<[MockRequest.Part]?>(nil)
         var mocked = NetCall(server: server, endpoint: .post("/upload/multipart/mock", body: body), callbackQueue: .immediate)
         mocked.firingFunction = .mock(MockRoutes([
-            MockRoute.post("/upload/multipart/:key") { request in
+            MockRoute(.post, "/upload/multipart/:key") { request in
                 seen.withLock { $0 = request.parts }
                 return .status(200)
             }.matching(.multipartFields(["title": "Ünïcode & spaces", "empty": ""]), .multipartPart(named: "notes", fileName: "notes.txt")),

@@ -42,7 +42,7 @@ import SalvoTesting
         (308, "POST", "POST {\"a\":1} auth=Bearer t cookie=-"),
     ])
     func methodAndBodyFollowTheStatusAsInProduction(status: Int, method: String, expected: String) async throws {
-        let endpoint = method == "POST" ? Endpoint.post("/start", json: ["a": 1]) : .put("/start", json: ["a": 1])
+        let endpoint = method == "POST" ? Endpoint.post("/start", body: .json(["a": 1])) : .put("/start", body: .json(["a": 1]))
         let response = try await Self.fire(endpoint, .mock(Self.routes(status: status)), headers: ["Authorization": "Bearer t"])
         #expect(String(decoding: response.data, as: UTF8.self) == expected)
         #expect(response.url?.absoluteString == "https://api.example.com/landed")
@@ -70,7 +70,7 @@ import SalvoTesting
 
     @Test func twentyRedirectsAreFollowed() async throws {
         let routes = MockRoutes([
-            .get("/hop/:n") { request in
+            MockRoute(.get, "/hop/:n") { request in
                 let hop = Int(request.parameters["n"] ?? "") ?? 0
                 return hop < 20 ? .redirect(to: "/hop/\(hop + 1)") : .text("arrived")
             },

@@ -99,7 +99,7 @@ import SalvoTesting
     @Test func routesAnswerWithTheirResponseThroughFiring() async throws {
         struct User: Codable, Equatable { let id: String }
         let routes = MockRoutes(under: "v1", [
-            .get("/users/:id") { request in .json(User(id: request.parameters["id"] ?? "")) },
+            MockRoute(.get, "/users/:id") { request in .json(User(id: request.parameters["id"] ?? "")) },
         ])
         let call = NetCall(server: ServerConfig(host: "api.example.com", basePath: "v1"), endpoint: .get("/users/\("a b")"),
                            callbackQueue: .immediate, firingFunction: .mock(routes))
@@ -137,9 +137,9 @@ private extension Result where Success == (MockRoute, MockRequest) {
 @Suite struct MockRouteFactoryTests {
     @Test func everyMethodRouteMayComputeItsAnswer() async throws {
         let routes = MockRoutes([
-            .put("/items/:id") { request in .text("put \(request.parameters["id"] ?? "")") },
-            .patch("/items/:id") { request in .text("patch \(request.parameters["id"] ?? "")") },
-            .delete("/items/:id") { request in .status(204, headers: ["X-Deleted": request.parameters["id"] ?? ""]) },
+            MockRoute(.put, "/items/:id") { request in .text("put \(request.parameters["id"] ?? "")") },
+            MockRoute(.patch, "/items/:id") { request in .text("patch \(request.parameters["id"] ?? "")") },
+            MockRoute(.delete, "/items/:id") { request in .status(204, headers: ["X-Deleted": request.parameters["id"] ?? ""]) },
         ])
         let server = ServerConfig(host: "api.test")
         func fire(_ endpoint: Endpoint) async throws -> NetworkResponse {

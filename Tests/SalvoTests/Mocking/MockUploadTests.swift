@@ -13,7 +13,7 @@ import Testing
         let photo = try TemporaryFile(named: "sunset.jpg", contents: Data(repeating: 0x5A, count: 3000))
         let seen = Locked<(body: Data?, length: Int64?)>((nil, nil))
         let routes = MockRoutes([
-            .post("/photos") { request in
+            MockRoute(.post, "/photos") { request in
                 seen.withLock { $0 = (request.body, request.bodyLength) }
                 return .json(["saved": true])
             },

@@ -36,7 +36,7 @@ import SalvoTesting
     @Test func theFileNameOfACallIsPublicAndIsTheOneRecordingWrites() async throws {
         let folder = try TemporaryFolder()
         let network = ScriptedSession(.status(200))
-        let call = NetCall(server: Self.server, endpoint: .post("/users", json: ["name": "ada"]), callbackQueue: .immediate,
+        let call = NetCall(server: Self.server, endpoint: .post("/users", body: .json(["name": "ada"])), callbackQueue: .immediate,
                            firingFunction: .recording(to: folder.url, options: FixtureOptions(matchesBody: true), through: network))
         _ = try await call.response()
         _ = try await call.response()

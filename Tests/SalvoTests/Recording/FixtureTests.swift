@@ -58,7 +58,7 @@ import SalvoTesting
         let folder = try TemporaryFolder()
         let base = ScriptedSession(.status(200, headers: ["Set-Cookie": "session=s3cret", "Content-Type": "application/json"], body: Data(#"{"ok":true}"#.utf8)))
         let options = FixtureOptions(redaction: .default.adding(headers: ["X-Api-Key"], queryKeys: ["api_key"]))
-        let endpoint = Endpoint.post("/login", json: ["password": "hunter2"]).header("Authorization", "Bearer t0ken").header("X-Api-Key", "k3y")
+        let endpoint = Endpoint.post("/login", body: .json(["password": "hunter2"])).header("Authorization", "Bearer t0ken").header("X-Api-Key", "k3y")
             .adding(query: [URLQueryItem(name: "api_key", value: "q5ecret")])
         let call = NetCall(server: ServerConfig(host: "api.example.com"), endpoint: endpoint, callbackQueue: .immediate,
                            firingFunction: .recording(to: folder.url, options: options, through: base))

@@ -47,7 +47,7 @@ import SalvoTesting
         let replay = FiringFunction.replaying(from: folder.url)
         let cart = Endpoint.get("/api/cart", query: ["api_key": "s3cret"])
         #expect(String(decoding: try await Self.fire(cart, replay).data, as: UTF8.self) == #"{"items":[]}"#)
-        #expect(try await Self.fire(.post("/api/cart/items", json: ["sku": "tea"]), replay).statusCode == 201)
+        #expect(try await Self.fire(.post("/api/cart/items", body: .json(["sku": "tea"])), replay).statusCode == 201)
         #expect(String(decoding: try await Self.fire(cart, replay).data, as: UTF8.self) == #"{"items":["tea"]}"#)
         #expect(try await Self.fire(.get("/logo.png"), replay).data == Data(base64Encoded: "iVBORw0KGgo="))
         for name in written {

@@ -11,8 +11,8 @@ import Testing
             .head("/x", query: query, headers: ["H": "h"]),
             .delete("/x", query: query, headers: ["H": "h"]),
             .post("/x", query: query, body: .text("b"), headers: ["H": "h"]),
-            .put("/x", query: query, json: ["a": 1], headers: ["H": "h"]),
-            .patch("/x", query: query, form: ["a": "1"], headers: ["H": "h"]),
+            .put("/x", query: query, body: .json(["a": 1]), headers: ["H": "h"]),
+            .patch("/x", query: query, body: .form(["a": "1"]), headers: ["H": "h"]),
         ]
         for endpoint in endpoints {
             #expect(endpoint.query == [URLQueryItem(name: "v", value: "1"), URLQueryItem(name: "v", value: "2")])
@@ -23,13 +23,13 @@ import Testing
 
     @Test func deleteMayCarryABody() {
         #expect(Endpoint.delete("/items", body: .text("ids=1,2")).body.data == Data("ids=1,2".utf8))
-        #expect(Endpoint.delete("/items", json: [1, 2]).body.contentType == "application/json")
+        #expect(Endpoint.delete("/items", body: .json([1, 2])).body.contentType == "application/json")
         #expect(Endpoint.delete("/items").body == .none)
     }
 
     @Test func putAndPatchSendForms() {
-        #expect(Endpoint.put("/p", form: ["a b": "c&d"]).body.data == Data("a+b=c%26d".utf8))
-        #expect(Endpoint.patch("/p", form: ["k": "v"]).body.contentType == "application/x-www-form-urlencoded")
+        #expect(Endpoint.put("/p", body: .form(["a b": "c&d"])).body.data == Data("a+b=c%26d".utf8))
+        #expect(Endpoint.patch("/p", body: .form(["k": "v"])).body.contentType == "application/x-www-form-urlencoded")
     }
 
     @Test func addingQueryTakesTheFactoriesKeyValueForm() {

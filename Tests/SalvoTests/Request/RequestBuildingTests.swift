@@ -55,14 +55,14 @@ import Testing
         struct NewUser: Encodable { let userName: String }
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
-        let built = try request(.post("/users", json: NewUser(userName: "ann"), encoder: encoder))
+        let built = try request(.post("/users", body: .json(NewUser(userName: "ann"), encoder: encoder)))
         #expect(built.httpMethod == "POST")
         #expect(built.httpBody == Data(#"{"user_name":"ann"}"#.utf8))
         #expect(built.value(forHTTPHeaderField: "Content-Type") == "application/json")
     }
 
     @Test func formBodyEncodesSpacesAsPlusAndReservedCharacters() throws {
-        let built = try request(.post("/login", form: ["user": "a b", "pass": "p&=+%"]))
+        let built = try request(.post("/login", body: .form(["user": "a b", "pass": "p&=+%"])))
         #expect(built.httpBody == Data("user=a+b&pass=p%26%3D%2B%25".utf8))
         #expect(built.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded")
     }
@@ -107,7 +107,7 @@ import Testing
         BadInput(name: "header value with LF", server: ServerConfig(host: "a.com"), endpoint: .get("/x", headers: ["X-A": "1\nX"]), part: .header),
         BadInput(name: "header name with CRLF", server: ServerConfig(host: "a.com", defaultHeaders: ["X-A\r\nX-Evil": "1"]), endpoint: .get("/x"), part: .header),
         BadInput(name: "header name with space", server: ServerConfig(host: "a.com"), endpoint: .get("/x", headers: ["X A": "1"]), part: .header),
-        BadInput(name: "unencodable JSON body", server: ServerConfig(host: "a.com"), endpoint: .post("/x", json: Double.nan), part: .body),
+        BadInput(name: "unencodable JSON body", server: ServerConfig(host: "a.com"), endpoint: .post("/x", body: .json(Double.nan)), part: .body),
     ]
 
     @Test(arguments: badInputs)

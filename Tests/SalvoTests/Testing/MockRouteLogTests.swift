@@ -27,7 +27,7 @@ import SalvoTesting
         let log = MockRouteLog()
         let firing = Self.table(log)
         await Self.fire(.get("/cart"), firing)
-        await Self.fire(.post("/cart/items", json: ["sku": "tea"]), firing)
+        await Self.fire(.post("/cart/items", body: .json(["sku": "tea"])), firing)
         await Self.fire(.get("/cart", query: ["fresh": "1"]), firing)
         #expect(log.hitCounts == [2, 1, 0])
         #expect(log.hits(of: "GET /cart").map { $0.url?.query } == [nil, "fresh=1"])

@@ -37,7 +37,7 @@ import SalvoTesting
 
     @Test func requestBodiesAndHeadersReachTheStub() async throws {
         let stub = URLProtocolStub(answering: .status(201))
-        _ = try await Self.call(.post("/users", json: User(id: 8)).header("X-Trace", "abc"), stub).response()
+        _ = try await Self.call(.post("/users", body: .json(User(id: 8))).header("X-Trace", "abc"), stub).response()
         let seen = try #require(stub.requests.first)
         #expect(seen.httpMethod == "POST")
         #expect(seen.value(forHTTPHeaderField: "X-Trace") == "abc")
@@ -68,7 +68,7 @@ import SalvoTesting
     }
 
     @Test func routesWorkAndAnUnmatchedRequestFailsClearly() async throws {
-        let stub = URLProtocolStub(routes: MockRoutes([.get("/users/:id") { .json(User(id: Int($0.parameters["id"] ?? "") ?? -1)) }]))
+        let stub = URLProtocolStub(routes: MockRoutes([MockRoute(.get, "/users/:id") { .json(User(id: Int($0.parameters["id"] ?? "") ?? -1)) }]))
         #expect(try await Self.call(.get("/users/12"), stub).value(as: User.self) == User(id: 12))
         let error = await #expect(throws: NetworkError.self) { try await Self.call(.delete("/users/12"), stub).response() }
         #expect(error?.localizedDescription.contains("DELETE http://127.0.0.1:9/users/12") == true, "\(String(describing: error))")

@@ -16,7 +16,7 @@ import SalvoTesting
         let folder = try TemporaryFolder()
         let key = uniqueKey()
         let server = try await ServerConfig.loopback()
-        let endpoints: [Endpoint] = [.get("/echo/\(key)/a"), .post("/echo/\(key)/b", json: ["n": 1]), .get("/echo/\(key)/a")]
+        let endpoints: [Endpoint] = [.get("/echo/\(key)/a"), .post("/echo/\(key)/b", body: .json(["n": 1])), .get("/echo/\(key)/a")]
         func fire(_ cassette: Cassette) async throws -> [Data] {
             var bodies: [Data] = []
             for endpoint in endpoints {

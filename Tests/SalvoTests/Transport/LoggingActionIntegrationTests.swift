@@ -39,7 +39,7 @@ import Testing
         let call = NetCall(server: try await .loopback(), endpoint: Endpoint.post("/echo/curl", body: .text(body, contentType: "application/json"))
             .header("Authorization", "Bearer curl-secret").header("X-Quote", #"O'Brien "x""#), firingFunction: transport.firing)
         #expect(try !call.curlCommand().contains("curl-secret"))
-        let output = try runShell(try call.curlCommand(redacted: false) + " --silent")
+        let output = try runShell(try call.curlCommand(redaction: .none) + " --silent")
         let echo = try JSONDecoder().decode(Echo.self, from: Data(output.utf8))
         #expect(echo.method == "POST")
         #expect(echo.body == Data(body.utf8))
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test(arguments: TransportUnderTest.all, [
-        Endpoint.post("/echo/login", json: ["user": "ann", "password": "hunter22-json"]),
+        Endpoint.post("/echo/login", body: .json(["user": "ann", "password": "hunter22-json"])),
         Endpoint.post("/echo/login", body: .form(["user": "ann", "password": "hunter22-form"])),
     ])
     func aPasswordSentInABodyAndEchoedBackIsInNoLogLineByDefault(over transport: TransportUnderTest, _ endpoint: Endpoint) async throws {

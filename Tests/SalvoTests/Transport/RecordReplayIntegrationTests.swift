@@ -23,7 +23,7 @@ import SalvoTesting
         let server = try await ServerConfig.loopback(defaultHeaders: ["Authorization": "Bearer live-secret"])
         let endpoints: [Endpoint] = [
             .get("/echo/\(key)/items", query: ["page": "2"]),
-            .post("/echo/\(key)/items", json: Item(name: "tea")),
+            .post("/echo/\(key)/items", body: .json(Item(name: "tea"))),
             .get("/status/404"),
             .get("/cookie"),
         ]

@@ -15,7 +15,7 @@ import FoundationNetworking
     @Test(arguments: TransportUnderTest.all, [false, true])
     func aBodyArrivesWholeAndInOrder(over transport: TransportUnderTest, chunked: Bool) async throws {
         let body = try await call("/stream/bytes", query: ["n": "3000000", "chunked": chunked ? "1" : "0"], over: transport).bytes()
-        let head = try await body.response
+        let head = try await body.head
         #expect(head.statusCode == 200)
         var received = Data()
         var chunks = 0
@@ -31,7 +31,7 @@ import FoundationNetworking
     @Test(arguments: TransportUnderTest.all)
     func aStatusOutside2xxThrowsWithItsBody(over transport: TransportUnderTest) async throws {
         let body = try await call("/status/503", over: transport).bytes()
-        await #expect(throws: NetworkError.self) { _ = try await body.response }
+        await #expect(throws: NetworkError.self) { _ = try await body.head }
         do {
             for try await _ in body { Issue.record("no chunk of an error body is streamed") }
             Issue.record("the loop throws")
@@ -52,7 +52,7 @@ import FoundationNetworking
     @Test(arguments: TransportUnderTest.all)
     func aReaderThatFallsBehindLosesNothingAndReadsInOrder(over transport: TransportUnderTest) async throws {
         let body = try await call("/stream/bytes", query: ["n": "\(12 << 20)"], over: transport).bytes()
-        _ = try await body.response
+        _ = try await body.head
         try await Task.sleep(for: .seconds(1)) // let the body arrive while nobody reads
         var count = 0
         var isInOrder = true

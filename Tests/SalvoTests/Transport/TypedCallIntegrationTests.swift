@@ -26,7 +26,7 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func valueDecodesTheBodyTheServerSent(over transport: TransportUnderTest) async throws {
-        let call = TypedCall<Echo, StatusProblem>(server: try await .loopback(), endpoint: .post("/echo/typed", query: ["q": "1"], json: ["a": "b"]), firingFunction: transport.firing)
+        let call = TypedCall<Echo, StatusProblem>(server: try await .loopback(), endpoint: .post("/echo/typed", query: ["q": "1"], body: .json(["a": "b"])), firingFunction: transport.firing)
         let echo = try await withTimeout { try await call.value() }
         #expect(echo.method == "POST")
         #expect(echo.path == "/echo/typed")

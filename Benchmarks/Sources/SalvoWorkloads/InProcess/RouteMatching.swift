@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Salvo
+import SalvoTesting
 
 /// Benchmark 6: finding the route that answers a request in a table of 1,000 routes, next to the
 /// same lookup in a table of 10 (how matching scales with the table).

@@ -27,7 +27,7 @@ public struct BookAPI {
     }
 
     public func create(_ book: Book) -> TypedCall<Book, APIProblem> {
-        TypedCall(server: server, endpoint: .post("/books", json: book), firingFunction: firingFunction)
+        TypedCall(server: server, endpoint: .post("/books", body: .json(book)), firingFunction: firingFunction)
     }
 
     public func books() -> NetCall {
@@ -53,18 +53,18 @@ public struct BookAPI {
     /// The routes the app answers from in offline mode and in its tests.
     public static func mockRoutes(library: [Book]) -> MockRoutes {
         MockRoutes([
-            .get("/books/:id", onMainActor: { request in
+            MockRoute(.get, "/books/:id", onMainActor: { request in
                 guard let id = request.parameters["id"].flatMap(Int.init),
                       let book = library.first(where: { $0.id == id }) else {
                     return .json(APIProblem(message: "no such book"), status: 404)
                 }
                 return .json(book, encoder: snakeCaseEncoder)
             }),
-            .get("/books", onMainActor: { request in
+            MockRoute(.get, "/books", onMainActor: { request in
                 let page = request.query["page"].flatMap(Int.init) ?? 1
                 return .json(Array(library.dropFirst((page - 1) * 2).prefix(2)), encoder: snakeCaseEncoder)
             }),
-            .post("/books", onMainActor: { request in
+            MockRoute(.post, "/books", onMainActor: { request in
                 do {
                     return .json(try request.decodeBody(as: Book.self, decoder: snakeCaseDecoder), status: 201, encoder: snakeCaseEncoder)
                 } catch {

@@ -66,7 +66,7 @@ import Testing
         let routes = MockRoute.operation("postGreeting") { request in
             seen.append(request)
             return .json(echo)
-        } + [MockRoute.get("/status/:code") { request in
+        } + [MockRoute(.get, "/status/:code") { request in
             seen.append(request)
             return .status(204)
         }]

@@ -12,7 +12,7 @@ import Testing
 /// (httpbin and the loopback server share the host 127.0.0.1, and a cookie is per host, not per port).
 /// ```swift
 /// let httpbin = try await HTTPBin(over: transport)
-/// let echo = try await httpbin.call(.post("/anything", json: ["a": 1])).value(as: HTTPBinEcho.self)
+/// let echo = try await httpbin.call(.post("/anything", body: .json(["a": 1]))).value(as: HTTPBinEcho.self)
 /// ```
 struct HTTPBin: Sendable {
     let server: ServerConfig

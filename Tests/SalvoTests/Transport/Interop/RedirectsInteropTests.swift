@@ -70,7 +70,7 @@ import Testing
     func aBodySurvivesTwoRedirectsThatKeepTheMethod(over transport: TransportUnderTest) async throws {
         let httpbin = try await HTTPBin(over: transport)
         let second = "/redirect-to?url=/anything/twice&status_code=308"
-        let endpoint = Endpoint.post("/redirect-to", query: ["url": second, "status_code": "307"], json: Payload(note: "twice"))
+        let endpoint = Endpoint.post("/redirect-to", query: ["url": second, "status_code": "307"], body: .json(Payload(note: "twice")))
         let response = try await withTimeout { try await httpbin.call(endpoint).response() }
         let echo = try JSONDecoder().decode(HTTPBinEcho.self, from: response.data)
         #expect(response.url?.path == "/anything/twice")

@@ -86,7 +86,7 @@ import Testing
         guard case .decoding = failure else { Issue.record("got \(String(describing: failure))"); return }
     }
 
-    @Test(arguments: TransportUnderTest.all, [Endpoint.get("/json"), .post("/anything", form: ["a": "1"]), .get("/response-headers", query: ["X-A": "1"])])
+    @Test(arguments: TransportUnderTest.all, [Endpoint.get("/json"), .post("/anything", body: .form(["a": "1"])), .get("/response-headers", query: ["X-A": "1"])])
     func jsonValidationOnTheServerAcceptsJSONBodies(over transport: TransportUnderTest, _ endpoint: Endpoint) async throws {
         let httpbin = try await HTTPBin(over: transport)
         var server = httpbin.server

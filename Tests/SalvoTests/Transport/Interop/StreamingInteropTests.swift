@@ -47,9 +47,9 @@ import Testing
     private func drippedSpread(over transport: TransportUnderTest) async throws -> TimeInterval {
         let httpbin = try await HTTPBin(over: transport)
         let body = httpbin.call(.get("/drip", query: ["numbytes": "3", "duration": "4.5", "delay": "0"])).bytes()
-        let head = try await withTimeout { try await body.response }
+        let head = try await withTimeout { try await body.head }
         #expect(head.statusCode == 200)
-        #expect(head.value(forHTTPHeaderField: "Content-Length") == "3")
+        #expect(head.headers["Content-Length"] == "3")
         var received = Data()
         var arrivals: [Date] = []
         for try await chunk in body {
@@ -65,9 +65,9 @@ import Testing
     func streamedBytesArriveChunkedAndWhole(over transport: TransportUnderTest) async throws {
         let httpbin = try await HTTPBin(over: transport)
         let body = httpbin.call(.get("/stream-bytes/50000", query: ["chunk_size": "1000", "seed": "7"])).bytes()
-        let head = try await withTimeout { try await body.response }
-        #expect(head.value(forHTTPHeaderField: "Content-Length") == nil)
-        #expect(head.value(forHTTPHeaderField: "Transfer-Encoding")?.lowercased() == "chunked")
+        let head = try await withTimeout { try await body.head }
+        #expect(head.headers["Content-Length"] == nil)
+        #expect(head.headers["Transfer-Encoding"]?.lowercased() == "chunked")
         let (chunks, error) = try await readAll(body)
         #expect(error == nil)
         #expect(chunks.reduce(0) { $0 + $1.count } == 50_000)

@@ -26,7 +26,7 @@ enum API {
         let routes = MockRoutes(
             MockRoute.operation("getHeaders", .json(["headers": ["X-Greeting": "Hello from a preview"]]))
             + MockRoute.operation("streamTicks", .events((1...3).map { ServerSentEvent(data: #"{"n": \#($0)}"#) }, every: 0.5))
-            + [MockRoute.get("/status/:code") { request in .status(Int(request.parameters["code"] ?? "") ?? 500) }]
+            + [MockRoute(.get, "/status/:code") { request in .status(Int(request.parameters["code"] ?? "") ?? 500) }]
         )
         let server = ServerConfig(host: "preview.invalid", firingFunction: .mock(routes))
         return Client(serverURL: try Servers.Server1.url(), transport: SalvoTransport(server: server))

@@ -1,3 +1,5 @@
+import Salvo
+
 /// A named state that mock routes read and move, so one route answers differently before and
 /// after another was called: a cart that is empty until an item is posted.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Salvo
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -24,7 +25,8 @@ public final class MockRouteLog: Sendable {
         public let request: URLRequest
         /// The position in the table of the route that answered, or nil when none matched.
         public let routeIndex: Int?
-        /// The answering route's ``MockRoute/summary``, or nil when none matched.
+        /// The answering route's method and pattern (`"GET /cart"`, plus any query constraints and
+        /// matchers in brackets), or nil when none matched.
         public let route: String?
     }
 
@@ -45,7 +47,7 @@ public final class MockRouteLog: Sendable {
     }
 
     /// The requests answered by routes whose summary is `route` (`"GET /cart"`, as
-    /// ``MockRoute/summary`` spells it), in order.
+    /// ``Entry/route`` spells it), in order.
     public func hits(of route: String) -> [URLRequest] {
         entries.filter { $0.route == route }.map(\.request)
     }
@@ -87,15 +89,21 @@ public final class MockRouteLog: Sendable {
         state.withLock { $0.entries = [] }
     }
 
-    func setRoutes(_ summaries: [String]) {
-        state.withLock { $0.routes = summaries }
+    /// The observer a logged table reports to.
+    var observer: MockRoutes.Observer {
+        MockRoutes.Observer(
+            routesChanged: { [self] summaries in state.withLock { $0.routes = summaries } },
+            routeAdded: { [self] summary in state.withLock { $0.routes.append(summary) } },
+            answered: { [self] request, index, route in
+                state.withLock { $0.entries.append(Entry(request: request, routeIndex: index, route: route)) }
+            }
+        )
     }
+}
 
-    func appendRoute(_ summary: String) {
-        state.withLock { $0.routes.append(summary) }
-    }
-
-    func record(_ request: URLRequest, routeIndex: Int?, route: String?) {
-        state.withLock { $0.entries.append(Entry(request: request, routeIndex: routeIndex, route: route)) }
+extension MockRoutes {
+    /// This table, logging every request it answers (and every one it cannot) into `log`.
+    public func logging(into log: MockRouteLog) -> MockRoutes {
+        observed(by: log.observer)
     }
 }
