@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import Salvo
+@testable import Salvo
 import SalvoTesting
 
 /// Issue 28: a firing function that wraps a real transport hears every way of firing end once,
