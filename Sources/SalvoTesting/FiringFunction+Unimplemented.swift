@@ -34,7 +34,7 @@ extension FiringFunction {
     #endif
 
     /// Fails `call` as a request no mock route matches, naming its method and URL.
-    private static func unanswered(_ call: NetCall, _ channel: FiringChannel) -> NetworkTask {
+    private static func unanswered(_ call: NetCall, _ channel: FiringFunction.Channel) -> NetworkTask {
         FiringFunction.mock(MockRoutes())(call, channel)
     }
 }

@@ -9,7 +9,7 @@ extension NetCall {
     ///
     /// Without actions (or with none active) the path is synchronous up to the session, so a
     /// session that answers at once (mock firing) costs no thread hop; the attempt finishes the task.
-    func run(through session: any NetworkSession, clock: NetworkClock = .live, reportingTo channel: FiringChannel) -> NetworkTask {
+    func run(through session: any NetworkSession, clock: NetworkClock = .live, reportingTo channel: FiringFunction.Channel) -> NetworkTask {
         let task = NetworkTask(reportingTo: channel, decoder: server.decoder, clock: clock)
         let request: URLRequest
         switch requestToSend() {

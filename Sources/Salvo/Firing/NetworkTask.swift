@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// One firing of a call: cancel it, or ask whether it has finished.
 ///
-/// A task delivers exactly one outcome to the ``FiringChannel`` it was fired with: to the
+/// A task delivers exactly one outcome to the ``FiringFunction/Channel`` it was fired with: to the
 /// responder in the handler order ``NetworkResponder`` documents, on the call's callback queue,
 /// or to the awaiting caller; a streamed call's body goes to its stream as it arrives, and the
 /// stream ends with the same outcome. Cancelling a task that has not finished
@@ -27,7 +27,7 @@ public final class NetworkTask: Sendable {
 
     private let state = Locked(State())
     /// Where the outcome goes, and a streamed body as it arrives.
-    private let channel: FiringChannel
+    private let channel: FiringFunction.Channel
     /// The decoder the responder's decoding handlers use unless they have their own.
     private let decoder: JSONDecoder
     /// Where a streamed call's body goes as it arrives; `nil` for a whole-body call.
@@ -37,7 +37,7 @@ public final class NetworkTask: Sendable {
 
     /// A task that hands its one outcome to `channel` (a responder's decoding handlers use
     /// `decoder` unless they have their own); progress is throttled on `clock`.
-    init(reportingTo channel: FiringChannel, decoder: JSONDecoder, clock: NetworkClock) {
+    init(reportingTo channel: FiringFunction.Channel, decoder: JSONDecoder, clock: NetworkClock) {
         self.channel = channel
         self.decoder = decoder
         progress = channel.progress.map { ProgressReporter($0.handler, on: $0.queue, clock: clock) }
