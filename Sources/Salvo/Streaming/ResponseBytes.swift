@@ -37,18 +37,6 @@ public struct ResponseBytes: AsyncSequence, Sendable {
         }
     }
 
-    /// The head as Foundation's `HTTPURLResponse`, for resumable downloads, which still take one;
-    /// apps read ``head``.
-    var response: HTTPURLResponse {
-        get async throws(NetworkError) {
-            let head = try await stream.buffer.head()
-            guard let http = head.httpURLResponse else {
-                throw .transport(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "\(head.url.absoluteString) answered without an HTTP response"]))
-            }
-            return http
-        }
-    }
-
     /// The firing, to cancel it or ask whether it finished.
     public var task: NetworkTask { stream.task }
 

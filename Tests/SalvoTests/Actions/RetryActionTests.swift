@@ -11,7 +11,7 @@ import SalvoTesting
 
     private func outcome(status: Int, headers: [String: String] = [:]) -> AttemptOutcome {
         let url = URL(string: "https://api.test/x")!
-        return AttemptOutcome(request: URLRequest(url: url), response: HTTPURLResponse(url: url, statusCode: status, httpVersion: nil, headerFields: headers), data: Data())
+        return AttemptOutcome(request: URLRequest(url: url), urlResponse: HTTPURLResponse(url: url, statusCode: status, httpVersion: nil, headerFields: headers), data: Data())
     }
 
     private func call(_ method: HTTPMethod = .get) -> NetCall {
