@@ -21,8 +21,6 @@ import FoundationNetworking
 /// call that streams something else opts out in one line, with a validation of its own that
 /// replaces the server's: `call.actions.append(ValidationAction())`.
 public struct ResponseBytes: AsyncSequence, Sendable {
-    /// A chunk of the body, in order; sizes are whatever the transport delivered.
-    public typealias Element = Data
     /// Why the body stopped before its end.
     public typealias Failure = NetworkError
 
