@@ -8,7 +8,7 @@ import Foundation
 import Salvo
 
 extension NetCall {
-    /// A publisher of the call's successful response: its body and `URLResponse`.
+    /// A publisher of the call's successful response: its head and body.
     ///
     /// ```swift
     /// call.responsePublisher()

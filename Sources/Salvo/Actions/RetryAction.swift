@@ -35,10 +35,10 @@ public struct RetryAction: NetworkAction {
     public var retryableMethods: Set<HTTPMethod>
     /// The longest `Retry-After` honoured, in seconds; a longer one is not retried.
     public var maxRetryAfter: TimeInterval
-    /// Returns a number in `0..<1`; injectable so tests are deterministic.
-    public var random: @Sendable () -> Double
-    /// The current date, for `Retry-After` dates; injectable for tests.
-    public var now: @Sendable () -> Date
+    /// Returns a number in `0..<1`; swapped by tests (`@_spi(Testing) import Salvo`) to be deterministic.
+    @_spi(Testing) public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
+    /// The current date, for `Retry-After` dates; swapped by tests (`@_spi(Testing) import Salvo`).
+    @_spi(Testing) public var now: @Sendable () -> Date = Date.init
 
     /// `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE`: those whose ``HTTPMethod/isIdempotent`` is true.
     public static var idempotentMethods: Set<HTTPMethod> { HTTPMethod.idempotentMethods }
@@ -59,9 +59,7 @@ public struct RetryAction: NetworkAction {
         retryableStatusCodes: Set<Int> = RetryAction.defaultStatusCodes,
         retryableErrors: Set<URLError.Code> = RetryAction.defaultErrors,
         retryableMethods: Set<HTTPMethod> = RetryAction.idempotentMethods,
-        maxRetryAfter: TimeInterval = 60,
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        now: @escaping @Sendable () -> Date = Date.init
+        maxRetryAfter: TimeInterval = 60
     ) {
         self.maxAttempts = maxAttempts
         self.baseDelay = baseDelay
@@ -71,8 +69,6 @@ public struct RetryAction: NetworkAction {
         self.retryableErrors = retryableErrors
         self.retryableMethods = retryableMethods
         self.maxRetryAfter = maxRetryAfter
-        self.random = random
-        self.now = now
     }
 
     /// Retries a retryable failure after the backoff or `Retry-After` delay; otherwise proceeds.

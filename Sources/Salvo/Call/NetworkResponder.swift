@@ -133,7 +133,7 @@ extension NetworkResponder {
     /// Hands one outcome to the handlers in the documented order.
     private func dispatch(_ outcome: AttemptOutcome) {
         if let onResponse, outcome.error?.isUnsent != true {
-            onResponse(outcome.response)
+            onResponse(outcome.urlResponse)
         }
         if let onHTTPResponse, let http = outcome.httpResponse {
             onHTTPResponse(http)

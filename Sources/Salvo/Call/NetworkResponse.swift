@@ -20,14 +20,14 @@ public struct NetworkResponse: Sendable {
         self.metrics = metrics
     }
 
-    /// A response from its parts, with the response as Foundation reported it.
-    @_spi(Transport) public init(data: Data, response: URLResponse?) {
-        self.init(data: data, head: response.flatMap(ResponseHead.init))
+    /// A response from its parts, with the head as Foundation reported it.
+    @_spi(Transport) public init(data: Data, urlResponse: URLResponse?) {
+        self.init(data: data, head: urlResponse.flatMap(ResponseHead.init))
     }
 
-    /// The response as Foundation's `URLResponse`: the one the transport reported, or one made
+    /// The head as Foundation's `URLResponse`: the one the transport reported, or one made
     /// from ``head`` the first time it is read.
-    public var response: URLResponse? { head?.urlResponse }
+    public var urlResponse: URLResponse? { head?.urlResponse }
 
     /// The HTTP status code, if this is an HTTP response.
     public var statusCode: Int? { head.flatMap { $0.isHTTP ? $0.statusCode : nil } }

@@ -14,7 +14,7 @@ import FoundationNetworking
 public struct TypedResponse<Value> {
     /// The decoded body.
     public let value: Value
-    /// The undecoded response: body bytes and the `URLResponse`.
+    /// The undecoded response: its head and body bytes.
     public let response: NetworkResponse
 
     /// A typed response from its parts.

@@ -40,25 +40,25 @@ public struct AttemptOutcome: Sendable {
         self.duration = duration
     }
 
-    /// An outcome from its parts, with the response as Foundation reported it.
+    /// An outcome from its parts, with the head as Foundation reported it.
     @_spi(Transport) public init(
         request: URLRequest?,
-        response: URLResponse? = nil,
+        urlResponse: URLResponse? = nil,
         data: Data? = nil,
         error: NetworkError? = nil,
         duration: TimeInterval? = nil
     ) {
-        self.init(request: request, head: response.flatMap(ResponseHead.init), data: data, error: error, duration: duration)
+        self.init(request: request, head: urlResponse.flatMap(ResponseHead.init), data: data, error: error, duration: duration)
     }
 
-    /// The response as Foundation's `URLResponse`, `nil` when none arrived; made from ``head``
+    /// The head as Foundation's `URLResponse`, `nil` when none arrived; made from ``head``
     /// the first time it is read when the transport parsed the head itself.
-    public var response: URLResponse? {
+    public var urlResponse: URLResponse? {
         get { head?.urlResponse }
         set { head = newValue.flatMap(ResponseHead.init) }
     }
 
-    /// The response as an HTTP response, if it is one.
+    /// The head as Foundation's `HTTPURLResponse`, if it is an HTTP one.
     public var httpResponse: HTTPURLResponse? { head?.httpURLResponse }
 
     /// The HTTP status code, if an HTTP response arrived.

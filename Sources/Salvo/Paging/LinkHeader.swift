@@ -10,31 +10,31 @@ import Foundation
 /// let header = LinkHeader(parsing: #"<https://api.example.com/items?page=3>; rel="next", </items?page=1>; rel="first""#)
 /// header.target(forRelation: "next")   // "https://api.example.com/items?page=3"
 /// ```
-public struct LinkHeader: Sendable, Hashable {
+struct LinkHeader: Sendable, Hashable {
     /// One link: a target URI reference and its parameters.
-    public struct Link: Sendable, Hashable {
+    struct Link: Sendable, Hashable {
         /// The URI reference between `<` and `>`, absolute or relative, as sent.
-        public let target: String
+        let target: String
         /// The parameters by lowercased name, unquoted; the first of a repeated name wins (RFC 8288 §3).
-        public let parameters: [String: String]
+        let parameters: [String: String]
 
         /// A link from its parts.
-        public init(target: String, parameters: [String: String] = [:]) {
+        init(target: String, parameters: [String: String] = [:]) {
             self.target = target
             self.parameters = parameters
         }
 
         /// The relation types of `rel`, lowercased: `rel="next last"` has two.
-        public var relations: [String] {
+        var relations: [String] {
             (parameters["rel"] ?? "").lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         }
     }
 
     /// The links in the order they appear.
-    public let links: [Link]
+    let links: [Link]
 
     /// Parses a `Link` header value; several header lines may be joined with commas first.
-    public init(parsing value: String) {
+    init(parsing value: String) {
         var scanner = Scanner(Array(value.unicodeScalars))
         var links: [Link] = []
         while !scanner.isAtEnd {
@@ -45,13 +45,13 @@ public struct LinkHeader: Sendable, Hashable {
     }
 
     /// The target of the first link whose `rel` includes `relation` (any case).
-    public func target(forRelation relation: String) -> String? {
+    func target(forRelation relation: String) -> String? {
         let relation = relation.lowercased()
         return links.first { $0.relations.contains(relation) }?.target
     }
 
     /// The target of the first link with `relation`, resolved against `base` when it is relative.
-    public func url(forRelation relation: String, relativeTo base: URL?) -> URL? {
+    func url(forRelation relation: String, relativeTo base: URL?) -> URL? {
         guard let target = target(forRelation: relation) else { return nil }
         return URL(string: target, relativeTo: base)?.absoluteURL
     }

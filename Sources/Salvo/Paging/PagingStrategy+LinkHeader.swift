@@ -30,7 +30,7 @@ extension PagingStrategy {
 
     /// `base` aimed at `target`, which must be on the same origin as `base.server`.
     private static func call(_ base: NetCall, following target: String, from page: LoadedPage) throws(NetworkError) -> NetCall {
-        let pageURL = page.response.response?.url ?? (try? page.call.urlRequest())?.url
+        let pageURL = page.response.urlResponse?.url ?? (try? page.call.urlRequest())?.url
         guard let url = URL(string: target, relativeTo: pageURL)?.absoluteURL,
               let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw .invalidRequest(RequestProblem(.url, "the Link header's next target \"\(target)\" is not a valid URL"))

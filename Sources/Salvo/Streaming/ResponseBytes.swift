@@ -21,8 +21,6 @@ import FoundationNetworking
 /// call that streams something else opts out in one line, with a validation of its own that
 /// replaces the server's: `call.actions.append(ValidationAction())`.
 public struct ResponseBytes: AsyncSequence, Sendable {
-    /// A chunk of the body, in order; sizes are whatever the transport delivered.
-    public typealias Element = Data
     /// Why the body stopped before its end.
     public typealias Failure = NetworkError
 
@@ -34,18 +32,6 @@ public struct ResponseBytes: AsyncSequence, Sendable {
     public var head: ResponseHead {
         get async throws(NetworkError) {
             try await stream.buffer.head()
-        }
-    }
-
-    /// The head as Foundation's `HTTPURLResponse`, for resumable downloads, which still take one;
-    /// apps read ``head``.
-    var response: HTTPURLResponse {
-        get async throws(NetworkError) {
-            let head = try await stream.buffer.head()
-            guard let http = head.httpURLResponse else {
-                throw .transport(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "\(head.url.absoluteString) answered without an HTTP response"]))
-            }
-            return http
         }
     }
 

@@ -15,8 +15,6 @@ import Foundation
 /// make memory grow. Firing, actions and cancellation are those of ``ResponseBytes``; on a server
 /// validating JSON, `call.actions.append(ValidationAction())` lets a call stream text.
 public struct ResponseLines: AsyncSequence, Sendable {
-    /// One line, without its terminator.
-    public typealias Element = String
     /// Why the body stopped before its end.
     public typealias Failure = NetworkError
 

@@ -3,8 +3,7 @@ import Foundation
 /// One event of a Server-Sent Events (`text/event-stream`) body, as the WHATWG rules dispatch it.
 ///
 /// ```swift
-/// var parser = ServerSentEventParser()
-/// for event in try parser.parse(chunk) where event.event == "price" {
+/// for try await event in pricesCall.events() where event.event == "price" {
 ///     let price = try event.decode(Price.self)
 /// }
 /// ```
@@ -17,8 +16,8 @@ public struct ServerSentEvent: Sendable {
     /// the latest one before it. `nil` when none was set or an empty `id:` field reset it.
     public var id: String?
     /// The reconnection time this block's own `retry:` field asked for, in seconds (the field gives
-    /// milliseconds); `nil` when it had none. ``ServerSentEventParser/reconnectionTime`` keeps the
-    /// latest one of the whole stream. A negative or NaN value reads back as `nil`.
+    /// milliseconds); `nil` when it had none. The stream keeps the latest one of the whole
+    /// stream for its reconnections. A negative or NaN value reads back as `nil`.
     public var retry: TimeInterval? {
         get { retrySeconds >= 0 ? retrySeconds : nil }
         set { retrySeconds = newValue.map { $0 >= 0 ? $0 : -1 } ?? -1 }

@@ -22,12 +22,15 @@ import Foundation
 /// Memory stays bounded: a line may hold at most ``maximumLineLength`` bytes and one event's data
 /// at most ``maximumDataLength`` (8 × the line limit), so a server that never sends a line break
 /// or a blank line gets a clear error instead of an ever-growing buffer.
-public struct ServerSentEventParser: Sendable {
+///
+/// Apps read events with `call.events()`, which uses this parser; tests and benchmarks that feed
+/// it bytes themselves reach it with `@_spi(Testing) import Salvo`.
+@_spi(Testing) public struct ServerSentEventParser: Sendable {
     /// The stream's last event ID: what a reconnection sends as `Last-Event-ID` (none when empty).
     ///
     /// It changes when an event block ends (at its blank line), to the latest `id:` field before
     /// it; an empty `id:` field resets it to `""`. Set it to resume from an ID saved earlier.
-    public var lastEventID: String {
+    @_spi(Testing) public var lastEventID: String {
         get { buffers.lastEventID }
         set {
             buffers.lastEventID = newValue
@@ -37,14 +40,14 @@ public struct ServerSentEventParser: Sendable {
 
     /// The reconnection time the latest valid `retry:` field asked for, in seconds (the field
     /// gives milliseconds); `nil` until one arrives.
-    public var reconnectionTime: TimeInterval? { buffers.reconnectionTime }
+    @_spi(Testing) public var reconnectionTime: TimeInterval? { buffers.reconnectionTime }
 
     /// The longest line accepted, in bytes without its line break.
-    public var maximumLineLength: Int { splitter.maximumLineLength }
+    @_spi(Testing) public var maximumLineLength: Int { splitter.maximumLineLength }
 
     /// The most data one event may gather, in bytes counting the LF after each `data` line:
     /// 8 × ``maximumLineLength``.
-    public var maximumDataLength: Int { buffers.maximumDataLength }
+    @_spi(Testing) public var maximumDataLength: Int { buffers.maximumDataLength }
 
     private var splitter: LineSplitter
     private var buffers: EventBuffers
@@ -57,7 +60,7 @@ public struct ServerSentEventParser: Sendable {
     ///   - lastEventID: the last event ID to start from, e.g. one saved before the app quit.
     ///   - maximumLineLength: the longest line accepted, in bytes (1 MiB by default); an event's
     ///     data may grow to 8 times that.
-    public init(lastEventID: String = "", maximumLineLength: Int = 1 << 20) {
+    @_spi(Testing) public init(lastEventID: String = "", maximumLineLength: Int = 1 << 20) {
         splitter = LineSplitter(maximumLineLength: maximumLineLength)
         let (dataLimit, overflow) = splitter.maximumLineLength.multipliedReportingOverflow(by: 8)
         buffers = EventBuffers(lastEventID: lastEventID, maximumDataLength: overflow ? Int.max : dataLimit)
@@ -70,7 +73,7 @@ public struct ServerSentEventParser: Sendable {
     /// - Throws: ``NetworkError/unacceptableResponse(_:)`` when a line grows past
     ///   ``maximumLineLength`` or an event's data past ``maximumDataLength``. The stream cannot go
     ///   on after that; events finished earlier in the same chunk are lost with it.
-    public mutating func parse(_ chunk: Data) throws(NetworkError) -> [ServerSentEvent] {
+    @_spi(Testing) public mutating func parse(_ chunk: Data) throws(NetworkError) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         try parse(chunk, into: &events)
         return events
@@ -110,7 +113,7 @@ public struct ServerSentEventParser: Sendable {
     /// ``reconnectionTime`` are kept; the next bytes are parsed as a new stream (which may start
     /// with a BOM again).
     @discardableResult
-    public mutating func finish() -> [ServerSentEvent] {
+    @_spi(Testing) public mutating func finish() -> [ServerSentEvent] {
         _ = splitter.finish()
         buffers.endStream()
         streamStart = []

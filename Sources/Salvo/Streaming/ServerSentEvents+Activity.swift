@@ -48,8 +48,6 @@ extension ServerSentEvents {
     /// It connects, reconnects and fails exactly as the events alone do; each iteration is a
     /// stream of its own, starting with ``ServerSentEvents/ConnectionState/connecting``.
     public struct Activities: AsyncSequence, Sendable {
-        /// An event, a comment or a new connection state.
-        public typealias Element = Activity
         /// Why the stream failed.
         public typealias Failure = NetworkError
 

@@ -17,8 +17,8 @@ import FoundationNetworking
 /// `Accept: text/event-stream`, `Cache-Control: no-cache` and, once the stream has an event ID,
 /// `Last-Event-ID`. Its head decides what follows:
 ///
-/// - 2xx with `Content-Type: text/event-stream`: the body is parsed by ``ServerSentEventParser``
-///   (the WHATWG rules) and each event is handed out as it completes.
+/// - 2xx with `Content-Type: text/event-stream`: the body is parsed by the WHATWG rules
+///   (Docs/Streaming.md) and each event is handed out as it completes.
 /// - `204 No Content`: the server wants no more; the sequence ends without an error.
 /// - another 2xx: throws ``NetworkError/unacceptableResponse(_:)`` naming the content type, at
 ///   once, with what of the body arrived within a quarter of a second.
@@ -36,8 +36,6 @@ import FoundationNetworking
 /// dropping the iterator cancels the connection and any wait; a cancelled task's loop throws
 /// ``NetworkError/cancelled``.
 public struct ServerSentEvents: AsyncSequence, Sendable {
-    /// One event, in the order the server sent them.
-    public typealias Element = ServerSentEvent
     /// Why the stream ended other than by a `204` or, without reconnection, the end of its body.
     public typealias Failure = NetworkError
 

@@ -7,8 +7,9 @@ import FoundationNetworking
 public struct DownloadedFile: Sendable {
     /// Where the body is now: the destination you gave.
     public let url: URL
-    /// The response the last part of the body came with (`206 Partial Content` when it resumed).
-    public let response: HTTPURLResponse
+    /// The head of the response the last part of the body came with (`206 Partial Content`
+    /// when it resumed).
+    public let head: ResponseHead
     /// The whole file's size, in bytes.
     public let byteCount: Int64
     /// How many of those bytes an earlier, interrupted download had already saved; 0 when this
@@ -76,13 +77,16 @@ extension NetCall {
             call.endpoint = endpoint.header("Range", "bytes=\(resume.offset)-").header("If-Range", resume.validator)
         }
         let body = call.bytes()
-        let head: HTTPURLResponse
+        let head: ResponseHead
         do {
-            head = try await body.response
+            head = try await body.head
         } catch let error where error.statusCode == 416 && partial.resumePoint != nil {
             // The saved part no longer fits the file (it shrank): start again from the beginning.
             partial.discard()
             return try await download(into: partial, destination: destination, reporter: reporter)
+        }
+        guard head.isHTTP else {
+            throw .transport(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "\(head.url.absoluteString) answered without an HTTP response"]))
         }
         let start = try partial.begin(with: head)
         let expectedBytes = Self.bodyLength(of: head).map { start + $0 }
@@ -97,21 +101,23 @@ extension NetCall {
         }
         if let expectedBytes, savedBytes != expectedBytes {
             throw .transport(URLError(.networkConnectionLost, userInfo: [
-                NSLocalizedDescriptionKey: "the body from \(head.url?.absoluteString ?? "the server") ended after \(savedBytes) of its \(expectedBytes) bytes",
-                NSURLErrorFailingURLErrorKey: head.url as Any,
+                NSLocalizedDescriptionKey: "the body from \(head.url.absoluteString) ended after \(savedBytes) of its \(expectedBytes) bytes",
+                NSURLErrorFailingURLErrorKey: head.url,
             ]))
         }
         try partial.finish(movingTo: destination)
         reporter?.report(TransferProgress(direction: .download, completedBytes: savedBytes, expectedBytes: savedBytes))
-        return DownloadedFile(url: destination, response: head, byteCount: savedBytes, resumedBytes: start)
+        return DownloadedFile(url: destination, head: head, byteCount: savedBytes, resumedBytes: start)
     }
 
     /// The length of the body as it reaches the reader: `Content-Length`, unless the transport
     /// decodes a `Content-Encoding` (then the length counts the encoded bytes) or there is none.
-    private static func bodyLength(of head: HTTPURLResponse) -> Int64? {
-        let encoding = head.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
-        guard head.expectedContentLength >= 0, encoding == "identity" else { return nil }
-        return head.expectedContentLength
+    private static func bodyLength(of head: ResponseHead) -> Int64? {
+        let encoding = head.value(forField: "Content-Encoding")?.lowercased() ?? "identity"
+        guard encoding == "identity",
+              let length = head.value(forField: "Content-Length").flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) }),
+              length >= 0 else { return nil }
+        return length
     }
 
     /// Checks, before anything is sent, that a download can end at `destination`.

@@ -71,11 +71,11 @@ final class PartialDownload {
 
     /// Where the body the server answered with `head` starts, after making the file ready for it:
     /// after the saved bytes when it is the rest of them, otherwise at 0 with the file emptied.
-    func begin(with head: HTTPURLResponse) throws(NetworkError) -> Int64 {
+    func begin(with head: ResponseHead) throws(NetworkError) -> Int64 {
         validator = Self.validator(of: head)
         var start: Int64 = 0
         if head.statusCode == 206 {
-            let range = head.value(forHTTPHeaderField: "Content-Range")
+            let range = head.value(forField: "Content-Range")
             guard let first = range.flatMap(Self.firstByte(ofContentRange:)), first == 0 || first == resumePoint?.offset else {
                 throw .transport(URLError(.badServerResponse, userInfo: [
                     NSLocalizedDescriptionKey: "\(source) answered 206 with Content-Range \(range ?? "missing") when asked for bytes \(resumePoint?.offset ?? 0)-",
@@ -157,9 +157,9 @@ final class PartialDownload {
     }
 
     /// The version `head` names for `If-Range`: a strong `ETag`, else `Last-Modified` (RFC 9110 §13.1.5).
-    private static func validator(of head: HTTPURLResponse) -> String? {
-        if let tag = head.value(forHTTPHeaderField: "ETag"), !tag.hasPrefix("W/"), !tag.isEmpty { return tag }
-        return head.value(forHTTPHeaderField: "Last-Modified").flatMap { $0.isEmpty ? nil : $0 }
+    private static func validator(of head: ResponseHead) -> String? {
+        if let tag = head.value(forField: "ETag"), !tag.hasPrefix("W/"), !tag.isEmpty { return tag }
+        return head.value(forField: "Last-Modified").flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// S of a `Content-Range: bytes S-E/T` header.

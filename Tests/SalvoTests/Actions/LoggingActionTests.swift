@@ -95,7 +95,7 @@ import SalvoTesting
     @Test func binaryBodiesAreSummarised() async throws {
         let message = LoggingAction(includesBodies: true).responseMessage(AttemptOutcome(
             request: URLRequest(url: URL(string: "https://api.test/b")!),
-            response: HTTPURLResponse(url: URL(string: "https://api.test/b")!, statusCode: 200, httpVersion: nil, headerFields: nil),
+            urlResponse: HTTPURLResponse(url: URL(string: "https://api.test/b")!, statusCode: 200, httpVersion: nil, headerFields: nil),
             data: Data([0xFF, 0xFE, 0x00, 0x81])
         ))
         #expect(message.contains("<4 bytes of binary data>"))

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(Transport) @testable import Salvo
+@_spi(Transport) @_spi(Testing) @testable import Salvo
 import SalvoTesting
 
 @Suite struct RetryActionTests {
@@ -11,7 +11,7 @@ import SalvoTesting
 
     private func outcome(status: Int, headers: [String: String] = [:]) -> AttemptOutcome {
         let url = URL(string: "https://api.test/x")!
-        return AttemptOutcome(request: URLRequest(url: url), response: HTTPURLResponse(url: url, statusCode: status, httpVersion: nil, headerFields: headers), data: Data())
+        return AttemptOutcome(request: URLRequest(url: url), urlResponse: HTTPURLResponse(url: url, statusCode: status, httpVersion: nil, headerFields: headers), data: Data())
     }
 
     private func call(_ method: HTTPMethod = .get) -> NetCall {
@@ -28,20 +28,20 @@ import SalvoTesting
     }
 
     @Test func backoffDoublesAndStopsAtTheMaximum() {
-        let policy = RetryAction(baseDelay: 1, maxDelay: 5, jitter: 0.5, random: { 0 })
+        let policy = RetryAction(baseDelay: 1, maxDelay: 5, jitter: 0.5).drawing({ 0 })
         #expect((1...5).map(policy.delay(afterAttempt:)) == [1, 2, 4, 5, 5])
         #expect(policy.delay(afterAttempt: 10_000) == 5)
     }
 
     @Test func jitterTakesUpToItsFractionOffTheDelay() {
-        #expect(RetryAction(baseDelay: 2, jitter: 0.5, random: { 0.999_999 }).delay(afterAttempt: 2) > 2)
-        #expect(RetryAction(baseDelay: 2, jitter: 0.5, random: { 0.5 }).delay(afterAttempt: 2) == 3)
-        #expect(RetryAction(baseDelay: 2, jitter: 0, random: { 0.7 }).delay(afterAttempt: 2) == 4)
+        #expect(RetryAction(baseDelay: 2, jitter: 0.5).drawing({ 0.999_999 }).delay(afterAttempt: 2) > 2)
+        #expect(RetryAction(baseDelay: 2, jitter: 0.5).drawing({ 0.5 }).delay(afterAttempt: 2) == 3)
+        #expect(RetryAction(baseDelay: 2, jitter: 0).drawing({ 0.7 }).delay(afterAttempt: 2) == 4)
     }
 
     @Test(arguments: [408, 429, 500, 502, 503, 504])
     func retriesTheDefaultStatuses(_ status: Int) async {
-        let policy = RetryAction(baseDelay: 1, random: { 0 })
+        let policy = RetryAction(baseDelay: 1).drawing({ 0 })
         #expect(await decision(policy, outcome(status: status)) == "after 1.0")
     }
 
@@ -51,7 +51,7 @@ import SalvoTesting
     }
 
     @Test func retriesTransientTransportErrorsOnly() async {
-        let policy = RetryAction(baseDelay: 1, random: { 0 })
+        let policy = RetryAction(baseDelay: 1).drawing({ 0 })
         let request = URLRequest(url: URL(string: "https://api.test/x")!)
         #expect(await decision(policy, AttemptOutcome(request: request, error: .transport(URLError(.timedOut)))) == "after 1.0")
         #expect(await decision(policy, AttemptOutcome(request: request, error: .transport(URLError(.badURL)))) == "proceed")
@@ -65,28 +65,28 @@ import SalvoTesting
     }
 
     @Test func postAndPatchAreRetriedOnlyWhenOptedIn() async {
-        let policy = RetryAction(baseDelay: 1, random: { 0 })
+        let policy = RetryAction(baseDelay: 1).drawing({ 0 })
         #expect(await decision(policy, outcome(status: 503), method: .post) == "proceed")
         #expect(await decision(policy, outcome(status: 503), method: .patch) == "proceed")
         #expect(await decision(policy, outcome(status: 503), method: .put) == "after 1.0")
-        let optedIn = RetryAction(baseDelay: 1, retryableMethods: RetryAction.idempotentMethods.union([.post]), random: { 0 })
+        let optedIn = RetryAction(baseDelay: 1, retryableMethods: RetryAction.idempotentMethods.union([.post])).drawing { 0 }
         #expect(await decision(optedIn, outcome(status: 503), method: .post) == "after 1.0")
     }
 
     @Test func stopsAfterMaxAttempts() async {
-        let policy = RetryAction(maxAttempts: 3, baseDelay: 1, random: { 0 })
+        let policy = RetryAction(maxAttempts: 3, baseDelay: 1).drawing({ 0 })
         #expect(await decision(policy, outcome(status: 503), attempt: 2) == "after 2.0")
         #expect(await decision(policy, outcome(status: 503), attempt: 3) == "proceed")
     }
 
     @Test func honoursRetryAfterInSeconds() async {
-        let policy = RetryAction(baseDelay: 1, random: { 0 })
+        let policy = RetryAction(baseDelay: 1).drawing({ 0 })
         #expect(await decision(policy, outcome(status: 429, headers: ["Retry-After": "7"])) == "after 7.0")
     }
 
     @Test func honoursRetryAfterAsAnHTTPDate() async {
         let now = Date(timeIntervalSince1970: 784_111_767) // Sun, 06 Nov 1994 08:49:27 GMT
-        let policy = RetryAction(now: { now })
+        let policy = RetryAction().dated({ now })
         #expect(await decision(policy, outcome(status: 503, headers: ["Retry-After": "Sun, 06 Nov 1994 08:49:37 GMT"])) == "after 10.0")
         #expect(await decision(policy, outcome(status: 503, headers: ["Retry-After": "Sunday, 06-Nov-94 08:49:37 GMT"])) == "after 10.0")
         #expect(await decision(policy, outcome(status: 503, headers: ["Retry-After": "Sun Nov  6 08:49:37 1994"])) == "after 10.0")
@@ -98,7 +98,7 @@ import SalvoTesting
     }
 
     @Test func anUnreadableRetryAfterFallsBackToTheBackoff() async {
-        let policy = RetryAction(baseDelay: 1, random: { 0 })
+        let policy = RetryAction(baseDelay: 1).drawing({ 0 })
         #expect(await decision(policy, outcome(status: 503, headers: ["Retry-After": "soon"])) == "after 1.0")
     }
 
@@ -119,5 +119,21 @@ import SalvoTesting
         #expect(session.requests.count == 2)
         guard case .failure(let error) = outcome else { Issue.record("expected failure"); return }
         #expect(error.statusCode == 503)
+    }
+}
+
+private extension RetryAction {
+    /// This policy with `random` answering from `draw`.
+    func drawing(_ draw: @escaping @Sendable () -> Double) -> RetryAction {
+        var policy = self
+        policy.random = draw
+        return policy
+    }
+
+    /// This policy with `now` answering from `date`.
+    func dated(_ date: @escaping @Sendable () -> Date) -> RetryAction {
+        var policy = self
+        policy.now = date
+        return policy
     }
 }

@@ -219,7 +219,7 @@ private struct RefreshDenied: Error {}
         let url = URL(string: "https://api.test/me")!
         var request = URLRequest(url: url)
         request.setValue("Bearer t", forHTTPHeaderField: "Authorization")
-        let outcome = AttemptOutcome(request: request, response: HTTPURLResponse(url: url, statusCode: 403, httpVersion: nil, headerFields: nil))
+        let outcome = AttemptOutcome(request: request, urlResponse: HTTPURLResponse(url: url, statusCode: 403, httpVersion: nil, headerFields: nil))
         let decision = await refresher.decide(after: outcome, for: NetCall(server: ServerConfig(host: "api.test"), endpoint: .get("/me")), attempt: 1)
         guard case .proceed = decision else { Issue.record("got \(decision)"); return }
     }

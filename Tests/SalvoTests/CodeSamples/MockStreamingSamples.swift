@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(Transport) import Salvo
+@_spi(Transport) @_spi(Testing) import Salvo
 
 // The code in the streaming, bandwidth and recorded-stream sections of Docs/Mocking.md, kept here
 // so it cannot rot.

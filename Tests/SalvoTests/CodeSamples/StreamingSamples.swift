@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Salvo
+@_spi(Testing) import Salvo
 import SalvoTesting
 
 // The code in Docs/Streaming.md, kept here so it cannot rot.

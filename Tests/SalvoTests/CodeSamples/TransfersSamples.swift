@@ -101,7 +101,7 @@ import Salvo
 
         let file = try await reportCall.download(to: documents.appendingPathComponent("report.pdf"))
         #expect(file.byteCount == 4)
-        #expect(file.response.statusCode == 200)
+        #expect(file.head.statusCode == 200)
         #expect(try Data(contentsOf: file.url) == Data("%PDF".utf8))
     }
 

@@ -100,7 +100,7 @@ import SalvoTesting
         let response = HTTPURLResponse(url: try #require(request.url), statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])
         var lines: [String] = []
         let logging = LoggingAction(sink: { _ in })
-        lines.append(logging.responseMessage(AttemptOutcome(request: request, response: response, data: Data(), error: Self.decodingError())))
+        lines.append(logging.responseMessage(AttemptOutcome(request: request, urlResponse: response, data: Data(), error: Self.decodingError())))
         lines.append(logging.responseMessage(AttemptOutcome(request: request, error: Self.serverError)))
         for line in lines {
             #expect(line.contains("<redacted>"), "\(line)")

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(Transport) @testable import Salvo
+@_spi(Transport) @_spi(Testing) @testable import Salvo
 import SalvoTesting
 
 /// Mock answers that arrive over time: streamed bodies, bandwidth, cancellation mid-stream.

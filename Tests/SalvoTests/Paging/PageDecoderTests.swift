@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct PageDecoderTests {
     private func response(_ json: String) -> NetworkResponse {
-        NetworkResponse(data: Data(json.utf8), response: nil)
+        NetworkResponse(data: Data(json.utf8), urlResponse: nil)
     }
 
     @Test func decodesABareArray() throws {

@@ -18,7 +18,7 @@ import Testing
         let url = try call.urlRequest().url ?? URL(fileURLWithPath: "/")
         let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)
         return LoadedPage(page: page, index: index, itemsBefore: before, call: call, baseCall: base,
-                          response: NetworkResponse(data: Data(), response: response))
+                          response: NetworkResponse(data: Data(), urlResponse: response))
     }
 
     private func query(_ call: NetCall?) throws -> String? {

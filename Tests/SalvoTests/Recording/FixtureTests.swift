@@ -91,7 +91,7 @@ import SalvoTesting
         let replayed = try await replayer.response()
         #expect(replayed.data == stored)
         #expect(replayed.headers["Content-Length"] == String(stored.count))
-        #expect(replayed.response?.expectedContentLength == Int64(stored.count))
+        #expect(replayed.urlResponse?.expectedContentLength == Int64(stored.count))
     }
 
     @Test func aFixtureRecordedWithTheServersContentLengthReplaysTheStoredBodysLength() async throws {

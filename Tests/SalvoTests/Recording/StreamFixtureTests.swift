@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(Transport) @testable import Salvo
+@_spi(Transport) @_spi(Testing) @testable import Salvo
 import SalvoTesting
 
 /// Recording keeps a stream's chunks and their timing; replay gives them back on the clock.

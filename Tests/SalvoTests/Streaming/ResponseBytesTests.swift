@@ -10,7 +10,7 @@ import Testing
         let body = call.bytes()
         let waiting = Task { () -> NetworkError? in
             do throws(NetworkError) {
-                _ = try await body.response
+                _ = try await body.head
                 return nil
             } catch {
                 return error

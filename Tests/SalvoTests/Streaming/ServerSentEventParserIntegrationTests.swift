@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Transport) @testable import Salvo
+@_spi(Transport) @_spi(Testing) @testable import Salvo
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Transport) @testable import Salvo
+@_spi(Transport) @_spi(Testing) @testable import Salvo
 
 @Suite struct ServerSentEventParserTests {
     /// A stream and the events it dispatches, with what the parser keeps after it.

@@ -50,7 +50,7 @@ final class FakeListServer: NetworkSession {
             let answering = NetworkTask(reportingTo: channel, decoder: call.server.decoder, clock: .live)
             guard let request = try? call.urlRequest() else { return task }
             _ = self.start(request) { data, response, error in
-                answering.finish(with: AttemptOutcome(request: request, response: response, data: data, error: error.map(NetworkError.init)))
+                answering.finish(with: AttemptOutcome(request: request, urlResponse: response, data: data, error: error.map(NetworkError.init)))
             }
             return task
         }

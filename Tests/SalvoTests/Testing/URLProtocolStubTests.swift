@@ -24,7 +24,7 @@ import SalvoTesting
         let response = try await Self.call(.get("/users/3"), stub).response()
         #expect(try JSONDecoder().decode(User.self, from: response.data) == User(id: 3))
         #expect(response.headers["X-Stubbed"] == "1")
-        #expect(response.response is HTTPURLResponse)
+        #expect(response.urlResponse is HTTPURLResponse)
         #expect(stub.requests.map { $0.url?.path } == ["/users/3"])
     }
 

@@ -22,7 +22,7 @@ import Testing
         let file = try await call("/stream/bytes", query: ["n": "6000000", "chunked": chunked ? "1" : "0"], over: transport).download(to: destination)
         #expect(file.url == destination)
         #expect(file.byteCount == 6_000_000)
-        #expect(file.response.statusCode == 200)
+        #expect(file.head.statusCode == 200)
         let saved = try Data(contentsOf: destination)
         #expect(saved.count == 6_000_000)
         #expect(saved.prefix(502) == Data((0..<502).map { UInt8($0 % 251) }))

@@ -121,7 +121,7 @@ import Testing
             let bytes = call.bytes()
             var body = Data()
             for try await chunk in bytes { body.append(chunk) }
-            return NetworkResponse(data: body, response: try await bytes.response)
+            return NetworkResponse(data: body, head: try await bytes.head)
         }
     }
 

@@ -76,9 +76,9 @@ import Testing
 
     @Test func settingAnOutcomesResponseReplacesItsHead() throws {
         var outcome = AttemptOutcome(request: nil, head: ResponseHead(statusCode: 200, url: url))
-        outcome.response = try #require(HTTPURLResponse(url: url, statusCode: 401, httpVersion: nil, headerFields: nil))
+        outcome.urlResponse = try #require(HTTPURLResponse(url: url, statusCode: 401, httpVersion: nil, headerFields: nil))
         #expect(outcome.statusCode == 401)
-        outcome.response = nil
+        outcome.urlResponse = nil
         #expect(outcome.head == nil)
     }
 
@@ -89,7 +89,7 @@ import Testing
             let call = NetCall(server: server, endpoint: .get("/users/\(id)"), firingFunction: firing)
             let response = try await call.response()
             #expect(response.url?.path == "/users/\(id)")
-            #expect(response.response?.url?.path == "/users/\(id)")
+            #expect(response.urlResponse?.url?.path == "/users/\(id)")
             #expect(response.statusCode == 200)
             #expect(response.headers["Content-Type"] == "application/json")
         }

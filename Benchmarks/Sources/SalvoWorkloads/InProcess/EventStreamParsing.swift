@@ -1,5 +1,5 @@
 import Foundation
-import Salvo
+@_spi(Testing) import Salvo
 
 /// Server-Sent Events parsing: a body of small events fed in 16 KiB chunks to
 /// `ServerSentEventParser`, against a hand-written splitter that only cuts the same chunks into

@@ -40,7 +40,7 @@ import Testing
 
         let file = try await call.download(to: destination, resumable: true)
         #expect(file.resumedBytes >= 4096)
-        #expect(file.response.statusCode == 206)
+        #expect(file.head.statusCode == 206)
         #expect(file.byteCount == 102_400)
         let letters = Array("abcdefghijklmnopqrstuvwxyz".utf8)
         let saved = try Data(contentsOf: destination)
