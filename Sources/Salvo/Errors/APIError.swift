@@ -24,8 +24,10 @@ public struct APIError<Body>: Error, @unchecked Sendable {
     // main-actor-isolated `Decodable` conformance, SE-0470). Safe as far as Salvo goes: both
     // fields are immutable, and the body is a value decoded for this error alone that nothing
     // else holds. A `Body` that is a class shared elsewhere is not protected; error bodies are
-    // decoded JSON, so make them structs. No lock: with the body behind `Locked`, a typed-throwing
-    // async function that throws this error crashes when built without optimisation (Swift 6.3).
+    // decoded JSON, so make them structs. No lock: with the body behind one (`Locked`, or a
+    // private final class holding an `NSLock`), a typed-throwing async function that throws this
+    // error crashes when built without optimisation (Swift 6.3.1: `swift_retain` on a bad pointer
+    // in `initializeWithCopy for APIError`; seen in `swift test` on 2026-11-25).
 
     /// What went wrong.
     public let error: NetworkError
