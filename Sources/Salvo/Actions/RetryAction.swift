@@ -105,22 +105,7 @@ public struct RetryAction: NetworkAction {
     func retryAfter(_ value: String) -> TimeInterval? {
         let text = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Int(text) { return seconds >= 0 ? TimeInterval(seconds) : nil }
-        guard let date = HTTPDate.parse(text) else { return nil }
+        guard let date = HTTPDate.date(text) else { return nil }
         return max(0, date.timeIntervalSince(now()))
-    }
-}
-
-/// HTTP dates (RFC 9110 §5.6.7): the IMF-fixdate form and the two obsolete forms.
-enum HTTPDate {
-    static func parse(_ text: String) -> Date? {
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            // DateFormatter is not Sendable; a fresh one per parse is fine for a header read rarely.
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
     }
 }

@@ -22,16 +22,16 @@ struct Freshness: Sendable, Hashable {
     /// The freshness of `response` at `now`.
     init(of response: CachedResponse, at now: Date) {
         let control = response.cacheControl
-        let date = response.value(forField: "Date").flatMap(HTTPDate.cacheDate) ?? response.responseTime
+        let date = response.value(forField: "Date").flatMap(HTTPDate.date) ?? response.responseTime
         if let maxAge = control.maxAge {
             lifetime = maxAge
             isHeuristic = false
         } else if let expires = response.value(forField: "Expires") {
             // An Expires that is not a date (often "0" or "-1") means already expired (§5.3).
-            lifetime = HTTPDate.cacheDate(expires).map { max(0, $0.timeIntervalSince(date)) } ?? 0
+            lifetime = HTTPDate.date(expires).map { max(0, $0.timeIntervalSince(date)) } ?? 0
             isHeuristic = false
         } else if Self.heuristicallyCacheable.contains(response.statusCode) || control.hasPublic,
-                  let lastModified = response.value(forField: "Last-Modified").flatMap(HTTPDate.cacheDate) {
+                  let lastModified = response.value(forField: "Last-Modified").flatMap(HTTPDate.date) {
             lifetime = max(0, date.timeIntervalSince(lastModified)) / 10
             isHeuristic = true
         } else {

@@ -1,15 +1,17 @@
 import Foundation
 
-extension HTTPDate {
+/// HTTP dates (RFC 9110 §5.6.7), as `Retry-After`, `Date`, `Expires` and `Last-Modified` carry
+/// them: the IMF-fixdate form read from its bytes, the two obsolete forms through a formatter.
+enum HTTPDate {
     /// The date in an HTTP date field: the IMF-fixdate form (`Sun, 06 Nov 1994 08:49:37 GMT`, what
     /// servers send, RFC 9110 §5.6.7) read directly from its bytes, the obsolete forms through
-    /// ``parse(_:)``; `nil` when unreadable.
+    /// `formatted(_:)`; `nil` when unreadable.
     ///
     /// The cache reads `Date` (and often `Expires` or `Last-Modified`) on every hit, 304 and
     /// store: a `DateFormatter` made for each read cost ~0.3 ms on Linux, more than the rest of
     /// a memory hit many times over.
-    static func cacheDate(_ text: String) -> Date? {
-        fixdate(text) ?? parse(text)
+    static func date(_ text: String) -> Date? {
+        fixdate(text) ?? formatted(text)
     }
 
     /// The IMF-fixdate `text` (29 bytes, `GMT`), or `nil` when it is not exactly one.
@@ -61,5 +63,18 @@ extension HTTPDate {
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// `text` in any of the three forms, through `DateFormatter`; `nil` when unreadable.
+    static func formatted(_ text: String) -> Date? {
+        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+            // DateFormatter is not Sendable; a fresh one per read is fine for the forms servers no longer send.
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
     }
 }
