@@ -32,7 +32,7 @@ final class BodyBuffer: ResponseReceiver {
         var chunks: [Data] = []
         var nextChunk = 0
         var bytesInMemory = 0
-        var backlog: Backlog?
+        var backlog: BodyBacklog?
         /// Parts on their way to the backlog file, newer than everything in it.
         var spill = Spill()
         /// Bytes of the backlog file written, and read back.
@@ -77,7 +77,7 @@ final class BodyBuffer: ResponseReceiver {
     /// What the reader does next.
     private enum Step {
         case chunk(Data)
-        case readBacklog(Backlog, at: UInt64, count: Int)
+        case readBacklog(BodyBacklog, at: UInt64, count: Int)
         case end(NetworkError?)
     }
 
@@ -262,7 +262,7 @@ final class BodyBuffer: ResponseReceiver {
     /// ``writer`` then writes each batch after the one before it.
     func receive(_ chunk: Data) {
         guard !chunk.isEmpty else { return }
-        enum Placement { case dropped, kept(CheckedContinuation<Step?, Never>?), write([Data], bytes: Int, to: Backlog, waiting: Bool), failed(NetworkError) }
+        enum Placement { case dropped, kept(CheckedContinuation<Step?, Never>?), write([Data], bytes: Int, to: BodyBacklog, waiting: Bool), failed(NetworkError) }
         let placement = state.withLock { state -> Placement in
             guard state.end == nil else { return .dropped }
             if state.backlog == nil, state.bytesInMemory + chunk.count <= memoryLimit {
@@ -271,7 +271,7 @@ final class BodyBuffer: ResponseReceiver {
                 return .kept(wakeReader(&state))
             }
             do throws(NetworkError) {
-                let backlog = try Backlog.existing(state.backlog)
+                let backlog = try BodyBacklog.existing(state.backlog)
                 state.backlog = backlog
                 // Kept as they came, not copied: the transport's thread only files them away.
                 state.spill.append(chunk)
@@ -299,7 +299,7 @@ final class BodyBuffer: ResponseReceiver {
     }
 
     /// Writes gathered parts to the backlog, on ``writer``, and lets the reader at them.
-    private func write(_ parts: [Data], bytes: Int, to backlog: Backlog) {
+    private func write(_ parts: [Data], bytes: Int, to backlog: BodyBacklog) {
         do throws(NetworkError) {
             try backlog.append(parts)
             let reader = state.withLock { state -> CheckedContinuation<Step?, Never>? in
@@ -360,69 +360,5 @@ final class BodyBuffer: ResponseReceiver {
 
     deinit {
         state.withLock { $0.backlog?.delete() }
-    }
-}
-
-/// The part of a streamed body that did not fit in memory: a temporary file written at its end
-/// by the buffer's writer queue and read from its start by the reader, through handles of their own.
-///
-/// Deleting it removes the file's name at once; the handles close when the last user lets go,
-/// so a write or read still running finishes on the unlinked file instead of racing a close.
-private final class Backlog: Sendable {
-    let url: URL
-    private let writer: FileHandle
-    private let reader: FileHandle
-
-    init() throws(NetworkError) {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-stream-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: url.path, contents: nil),
-              let writer = try? FileHandle(forWritingTo: url),
-              let reader = try? FileHandle(forReadingFrom: url)
-        else {
-            try? FileManager.default.removeItem(at: url)
-            throw Self.failure("could not create the stream's backlog file \(url.path)", code: .cannotCreateFile)
-        }
-        self.writer = writer
-        self.reader = reader
-    }
-
-    /// `existing`, or a new backlog file.
-    static func existing(_ existing: Backlog?) throws(NetworkError) -> Backlog {
-        if let existing { return existing }
-        return try Backlog()
-    }
-
-    /// Writes `parts` at the file's end, in order: only the buffer's writer queue writes, so the
-    /// writer's offset is always there.
-    func append(_ parts: [Data]) throws(NetworkError) {
-        do {
-            for part in parts { try writer.write(contentsOf: part) }
-        } catch {
-            throw Self.failure("could not write the stream's backlog to \(url.path): \(error.localizedDescription)", code: .cannotWriteToFile)
-        }
-    }
-
-    func read(_ count: Int, at offset: UInt64) throws(NetworkError) -> Data {
-        do {
-            try reader.seek(toOffset: offset)
-            let part = try reader.read(upToCount: count) ?? Data()
-            guard part.count == count else { throw URLError(.cannotOpenFile) }
-            return part
-        } catch {
-            throw Self.failure("could not read the stream's backlog from \(url.path): \(error.localizedDescription)", code: .cannotOpenFile)
-        }
-    }
-
-    func delete() {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    deinit {
-        try? writer.close()
-        try? reader.close()
-    }
-
-    private static func failure(_ reason: String, code: URLError.Code) -> NetworkError {
-        .transport(URLError(code, userInfo: [NSLocalizedDescriptionKey: reason]))
     }
 }
