@@ -134,13 +134,13 @@ public struct LoggingAction: NetworkAction {
     }
 
     /// What an attempt's metrics add to its response line: only what is worth a reader's eye.
+    /// The cache's answer is not repeated: the line has the head's ``CacheStatus``, in more detail.
     private static func facts(_ metrics: AttemptMetrics) -> [String] {
         var facts: [String] = []
         if let head = metrics.timeToHead { facts.append("head \(Int((head * 1_000).rounded())) ms") }
         if metrics.bytesSent > 0 { facts.append("sent \(metrics.bytesSent) B") }
         if metrics.redirectCount > 0 { facts.append(metrics.redirectCount == 1 ? "1 redirect" : "\(metrics.redirectCount) redirects") }
         if metrics.attempt > 1 { facts.append("attempt \(metrics.attempt)") }
-        if let cacheAnswer = metrics.cacheAnswer { facts.append("cache \(cacheAnswer.rawValue)") }
         return facts
     }
 

@@ -132,7 +132,7 @@ final class Attempt: ResponseReceiver {
         let metrics = meter.map { meter in
             let bodyLength = requestBodyLength
             return meter.withLock { meter in
-                meter.headArrived(requestBodyLength: bodyLength)
+                meter.headArrived(requestBodyLength: bodyLength, cacheStatus: head.cacheStatus)
                 return meter.metrics
             }
         }
@@ -195,6 +195,10 @@ final class Attempt: ResponseReceiver {
 
     func didFollowRedirect() {
         meter?.withLock { $0.followedRedirect() }
+    }
+
+    func didCollect(_ taskMetrics: URLSessionTaskMetrics) {
+        meter?.withLock { $0.collected(taskMetrics) }
     }
 
     func finish(_ error: (any Error)?) {

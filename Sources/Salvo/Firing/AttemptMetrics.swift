@@ -1,7 +1,11 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// What one attempt at a call measured: when it started, when the head and the last byte
-/// arrived, how many bytes went each way, the redirects it followed, and the cache's answer.
+/// arrived, how many bytes went each way, the redirects it followed, the cache's answer, and on
+/// Apple platforms `URLSession`'s own task metrics.
 ///
 /// Collected only for a server whose ``ServerConfig/collectsMetrics`` is `true`; otherwise no
 /// clock is read and every `metrics` list is empty. Actions read the attempts so far in
@@ -18,9 +22,11 @@ import Foundation
 /// }
 /// ```
 public struct AttemptMetrics: Sendable, Hashable {
-    /// What a response cache answered for the attempt.
+    /// What a response cache answered for the attempt: the three-way summary metrics backends
+    /// count, of the response's ``CacheStatus`` (which has the detail: age, staleness, coalescing).
     public enum CacheAnswer: String, Sendable, Hashable {
-        /// The cache answered; nothing was sent.
+        /// The store answered: fresh without asking the server, or stale because the network or
+        /// the server failed (``CacheStatus/Source/staleAfterError``).
         case hit
         /// The cache had nothing usable; the server answered.
         case miss
@@ -45,6 +51,15 @@ public struct AttemptMetrics: Sendable, Hashable {
     public var redirectCount: Int
     /// What a response cache answered; `nil` when no cache took part.
     public var cacheAnswer: CacheAnswer?
+    /// The metrics Apple's `URLSession` collected for the attempt: DNS, connect, TLS and transfer
+    /// timings per transaction. One per `URLSession` task, in order: the request, then each redirect
+    /// Salvo followed (a task of its own, so each one's `redirectCount` is 0; count redirects
+    /// with ``redirectCount``).
+    ///
+    /// Empty on Linux, where swift-corelibs-foundation collects none, over other transports, for
+    /// an answer from a response cache, and for metrics `URLSession` delivers after the attempt
+    /// ended. Two metrics are equal only when they hold the same task metrics objects.
+    public var taskMetrics: [URLSessionTaskMetrics] = []
 
     /// Metrics from their parts; Salvo fills them while the attempt runs.
     public init(
@@ -90,9 +105,10 @@ struct AttemptMeter {
     /// Seconds since the attempt started.
     private var elapsed: TimeInterval { max(0, clock.now() - startTime) }
 
-    mutating func headArrived(requestBodyLength: Int64?) {
+    mutating func headArrived(requestBodyLength: Int64?, cacheStatus: CacheStatus?) {
         metrics.timeToHead = elapsed
         if metrics.bytesSent == 0, let requestBodyLength { metrics.bytesSent = requestBodyLength }
+        metrics.cacheAnswer = cacheStatus.map { AttemptMetrics.CacheAnswer($0.source) }
     }
 
     mutating func received(_ byteCount: Int) {
@@ -107,9 +123,24 @@ struct AttemptMeter {
         metrics.redirectCount += 1
     }
 
+    mutating func collected(_ taskMetrics: URLSessionTaskMetrics) {
+        metrics.taskMetrics.append(taskMetrics)
+    }
+
     /// The metrics with the end stamped on them; the first end counts.
     mutating func ended() -> AttemptMetrics {
         if metrics.duration == nil { metrics.duration = elapsed }
         return metrics
+    }
+}
+
+extension AttemptMetrics.CacheAnswer {
+    /// The answer a response whose head came from `source` stands for.
+    init(_ source: CacheStatus.Source) {
+        switch source {
+        case .network: self = .miss
+        case .cache, .staleAfterError: self = .hit
+        case .revalidated: self = .revalidated
+        }
     }
 }

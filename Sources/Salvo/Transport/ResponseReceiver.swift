@@ -8,8 +8,8 @@ import FoundationNetworking
 ///
 /// Salvo implements it; a session calls it. The calls for one exchange never overlap and come in
 /// this order: ``receive(_:)-(ResponseHead)`` at most once, as soon as the status and headers are
-/// known; ``receive(_:)-(Data)`` for each body chunk; ``didSend(_:of:)`` and
-/// ``didFollowRedirect()`` any time before the end;
+/// known; ``receive(_:)-(Data)`` for each body chunk; ``didSend(_:of:)``,
+/// ``didFollowRedirect()`` and ``didCollect(_:)`` any time before the end;
 /// then ``finish(_:)`` exactly once, with `nil` when the body arrived whole.
 ///
 /// A session that has a Foundation `URLResponse` hands it over as it is
@@ -32,6 +32,11 @@ import FoundationNetworking
     /// before the redirected exchange's head.
     func didFollowRedirect()
 
+    /// Receives the metrics `URLSession` collected for one of its tasks, for
+    /// ``AttemptMetrics/taskMetrics``: a session that sends the exchange as several tasks (one per
+    /// redirect) reports each task's.
+    func didCollect(_ taskMetrics: URLSessionTaskMetrics)
+
     /// Ends the exchange: `nil` when the whole response arrived, otherwise why it did not.
     func finish(_ error: (any Error)?)
 }
@@ -47,4 +52,7 @@ extension ResponseReceiver {
 
     /// Ignores redirects.
     @_spi(Transport) public func didFollowRedirect() {}
+
+    /// Ignores task metrics.
+    @_spi(Transport) public func didCollect(_ taskMetrics: URLSessionTaskMetrics) {}
 }

@@ -21,11 +21,29 @@ enum TelemetryGuide {
         }
         return response
     }
+
+    /// The task metrics sample: one line per transaction; returns how many it printed.
+    static func printTransactions(of response: NetworkResponse) -> Int {
+        var printed = 0
+        for task in response.metrics.last?.taskMetrics ?? [] {
+            for transaction in task.transactionMetrics {
+                let connection = transaction.isReusedConnection ? "reused" : "new"
+                print(transaction.request.url?.path ?? "", "\(connection) connection,", transaction.networkProtocolName ?? "?")
+                printed += 1
+            }
+        }
+        return printed
+    }
 }
 
 @Suite struct TelemetrySamplesTests {
     @Test func theAttemptMetricsSampleReadsEveryAttempt() async throws {
         let response = try await TelemetryGuide.printAttempts(firingFunction: .mock(.text("[]"), clock: TestClock().clock))
         #expect(response.metrics == [AttemptMetrics(attempt: 1, start: try #require(response.metrics.first?.start), timeToHead: 0, duration: 0, bytesReceived: 2)])
+    }
+
+    @Test func theTaskMetricsSampleHasNothingToPrintWithoutURLSession() async throws {
+        let response = try await TelemetryGuide.printAttempts(firingFunction: .mock(.text("[]"), clock: TestClock().clock))
+        #expect(TelemetryGuide.printTransactions(of: response) == 0)
     }
 }

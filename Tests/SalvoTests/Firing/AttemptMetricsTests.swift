@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import Salvo
+@_spi(Transport) @testable import Salvo
 import SalvoTesting
 
 /// Issue 31: what each attempt measured, on responses, for actions and in the logging action's lines.
@@ -81,6 +81,65 @@ import SalvoTesting
         #expect(response.metrics.map(\.attempt) == [1, 2])
         #expect(seen.all == ["1", "1,2"])
     }
+
+    @Test func theCacheAnswerSummarisesWhereEachResponseCameFrom() async throws {
+        let time = TestClock()
+        let cache = HTTPCache(clock: time.clock)
+        let origin = CacheOrigin()
+        func answer(_ policy: CachePolicy = .protocolRules) async throws -> (AttemptMetrics.CacheAnswer?, CacheStatus.Source?) {
+            let call = NetCall(server: Self.measured, endpoint: .get("/item"), callbackQueue: .immediate,
+                               firingFunction: .caching(in: cache, policy: policy, through: origin.session))
+            let response = try await call.response()
+            return (try #require(response.metrics.first).cacheAnswer, response.cacheStatus?.source)
+        }
+        #expect(try await answer() == (.miss, .network))
+        #expect(try await answer() == (.hit, .cache))
+        time.advance(by: 61)
+        #expect(try await answer() == (.revalidated, .revalidated))
+        time.advance(by: 61)
+        origin.state.withLock { $0.failure = .failure(.notConnectedToInternet) }
+        #expect(try await answer(.offlineFirst) == (.hit, .staleAfterError))
+    }
+
+    #if canImport(FoundationNetworking)
+    // `URLSessionTaskMetrics()` is public in swift-corelibs-foundation and deprecated ("not
+    // supported") on Apple platforms, where the integration suite sees URLSession's own.
+
+    /// Reports `taskMetrics`, then a 200 with "ok", to every request.
+    private struct TaskMetricsSession: NetworkSession {
+        struct Finished: NetworkSessionTask {
+            func cancel() {}
+        }
+
+        let taskMetrics: [URLSessionTaskMetrics]
+
+        func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+            for metrics in taskMetrics { receiver.didCollect(metrics) }
+            if let url = request.url { receiver.receive(ResponseHead(statusCode: 200, headers: [:], url: url)) }
+            receiver.receive(Data("ok".utf8))
+            receiver.finish(nil)
+            return Finished()
+        }
+    }
+
+    @Test func theTaskMetricsASessionReportsAreKeptInOrder() async throws {
+        let first = URLSessionTaskMetrics()
+        let redirected = URLSessionTaskMetrics()
+        let session = TaskMetricsSession(taskMetrics: [first, redirected])
+        let call = NetCall(server: Self.measured, endpoint: .get("/a"), callbackQueue: .immediate, firingFunction: .session(session))
+        let metrics = try #require(try await call.response().metrics.first)
+        #expect(metrics.taskMetrics.map(ObjectIdentifier.init) == [ObjectIdentifier(first), ObjectIdentifier(redirected)])
+        #expect(metrics.bytesReceived == 2)
+    }
+
+    @Test func noTaskMetricsAreKeptUnlessTheServerCollectsMetrics() async throws {
+        let session = TaskMetricsSession(taskMetrics: [URLSessionTaskMetrics()])
+        let call = NetCall(server: ServerConfig(host: "api.test"), endpoint: .get("/a"), callbackQueue: .immediate, firingFunction: .session(session))
+        let response = try await call.response()
+        #expect(response.data == Data("ok".utf8))
+        #expect(response.metrics.isEmpty)
+    }
+    #endif
 
     private struct Greeting: Decodable, Sendable { let text: String }
     private struct Problem: Decodable, Sendable { let message: String }

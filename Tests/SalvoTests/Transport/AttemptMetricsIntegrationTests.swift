@@ -34,6 +34,30 @@ import SalvoTesting
         #expect(timeToHead > 0)
         #expect(duration >= timeToHead)
         #expect(abs(metrics.start.timeIntervalSinceNow) < 60)
+        #expect(metrics.taskMetrics.count == Self.taskMetricsPerTask(over: transport) * 2)
+    }
+
+    /// How many `URLSessionTaskMetrics` an attempt keeps for each task (Salvo sends a redirect
+    /// as a task of its own): one where Apple's URLSession collects them, none on Linux or over
+    /// another transport.
+    private static func taskMetricsPerTask(over transport: TransportUnderTest) -> Int {
+        #if canImport(FoundationNetworking)
+        0
+        #else
+        transport.session is URLSession ? 1 : 0
+        #endif
+    }
+
+    @Test(arguments: TransportUnderTest.all)
+    func aCachedCallReportsTheCachesAnswer(over transport: TransportUnderTest) async throws {
+        let cache = HTTPCache()
+        let call = NetCall(server: try await measuredServer(), endpoint: .get("/cache/\(uniqueKey())/resource"),
+                           firingFunction: .caching(in: cache, through: transport.session))
+        let stored = try await withTimeout { try await call.response() }
+        let cached = try await withTimeout { try await call.response() }
+        #expect(stored.metrics.map(\.cacheAnswer) == [.miss])
+        #expect(cached.metrics.map(\.cacheAnswer) == [.hit])
+        #expect(cached.metrics.first?.taskMetrics.isEmpty == true)
     }
 
     @Test(arguments: TransportUnderTest.all)

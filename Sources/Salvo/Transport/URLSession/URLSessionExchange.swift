@@ -279,6 +279,25 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, NetworkSession
         (task.originalRequest?.httpBodyStream as? BodyStream)?.restarted()
     }
 
+    // MARK: - Task metrics
+
+    /// Hands a task's metrics to the receiver while the exchange runs (each redirect Salvo follows
+    /// is a task with metrics of its own), then to the session's delegate, which URLSession no
+    /// longer tells once a task's delegate implements this method.
+    ///
+    /// Apple's URLSession calls it as each task completes; swift-corelibs-foundation never does, so
+    /// on Linux the tests call it directly. Metrics after the exchange has ended stay out of the
+    /// attempt: its receiver has been told of the end.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+        if state.withLock({ $0.task != nil }) { receiver.didCollect(metrics) }
+        guard let delegate = self.session.delegate as? any URLSessionTaskDelegate else { return }
+        #if canImport(FoundationNetworking)
+        delegate.urlSession(self.session, task: task, didFinishCollecting: metrics)
+        #else
+        delegate.urlSession?(self.session, task: task, didFinishCollecting: metrics)
+        #endif
+    }
+
     #if canImport(FoundationNetworking)
     // MARK: - swift-corelibs-foundation repairs (Linux only; Docs/Linux.md)
 

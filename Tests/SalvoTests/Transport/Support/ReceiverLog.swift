@@ -43,6 +43,7 @@ final class ReceiverLog: ResponseReceiver {
         var isInsideCall = false
         var violations: [String] = []
         var head: ResponseHead?
+        var taskMetrics: [ObjectIdentifier] = []
     }
 
     /// The options to start the exchange with: read the body as it arrives unless told otherwise.
@@ -81,6 +82,10 @@ final class ReceiverLog: ResponseReceiver {
     /// The head, once reported.
     var head: HTTPURLResponse? { state.withLock { $0.head?.httpURLResponse } }
 
+    /// The task metrics `URLSession` reported (Apple platforms), by identity: apart from
+    /// ``reports`` so that the same reports are expected everywhere.
+    var taskMetrics: [ObjectIdentifier] { state.withLock { $0.taskMetrics } }
+
     /// Every break of the receiver contract seen.
     var violations: [String] { state.withLock { $0.violations } }
 
@@ -113,6 +118,13 @@ final class ReceiverLog: ResponseReceiver {
     func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {
         begin(.sent(bytesSent, of: bytesExpected))
         end()
+    }
+
+    func didCollect(_ taskMetrics: URLSessionTaskMetrics) {
+        state.withLock { state in
+            if state.reports.contains(where: \.isEnd) { state.violations.append("task metrics came after the end") }
+            state.taskMetrics.append(ObjectIdentifier(taskMetrics))
+        }
     }
 
     func finish(_ error: (any Error)?) {
