@@ -23,6 +23,18 @@ import SalvoTesting
         TypedCall(server: server, endpoint: .get("/issues/1"), callbackQueue: .immediate, firingFunction: firing)
     }
 
+    @Test func theNetCallsPropertiesReadAndSetThroughTheTypedCall() async throws {
+        var call = issueCall(.mock(.json(Ticket(number: 1, title: "Crash"))))
+        call.endpoint = .get("/issues/2")
+        call.callbackQueue = .main
+        #expect(call.call.endpoint == .get("/issues/2"))
+        #expect(call.server.host == "api.test")
+        if case .main = call.call.callbackQueue {} else { Issue.record("the callback queue was not set through") }
+        let response = try await call.response()
+        #expect(response.data == response.response.data)
+        #expect(response.head?.statusCode == 200)
+    }
+
     @Test func valueDecodesWithoutTheFiringSideNamingATypeOrDecoder() async throws {
         let call = issueCall(.mock(.json(Ticket(number: 1, title: "Crash"))))
         #expect(try await call.value() == Ticket(number: 1, title: "Crash"))
