@@ -42,7 +42,7 @@ extension NetCall {
     public func valuePublisher<T: Decodable & Sendable>(as type: T.Type = T.self, decoder: JSONDecoder? = nil) -> CallPublisher<T, NetworkError> {
         let typed = TypedCall<T, UnreadErrorBody>(self, decoder: decoder)
         return CallPublisher { completion in
-            typed.fire(on: callbackQueue) { result in completion(result.mapError(\.error)) }
+            typed.fire(on: callbackQueue) { result in completion(result.map(\.value).mapError(\.error)) }
         }
     }
 

@@ -24,12 +24,12 @@ extension TypedCall where Value: Decodable & Sendable, ErrorBody: Decodable & Se
     /// The body is decoded on the call's callback queue, so neither type's conformance may be
     /// isolated to an actor.
     public func valuePublisher() -> CallPublisher<Value, APIError<ErrorBody>> {
-        CallPublisher { completion in fire(on: call.callbackQueue, completion) }
+        CallPublisher { completion in fire(on: call.callbackQueue) { result in completion(result.map(\.value)) } }
     }
 
     /// A publisher of the whole typed response: the value with its status, header fields and final URL.
     public func responsePublisher() -> CallPublisher<TypedResponse<Value>, APIError<ErrorBody>> {
-        CallPublisher { completion in fireForResponse(on: call.callbackQueue, completion) }
+        CallPublisher { completion in fire(on: call.callbackQueue, completion) }
     }
 }
 #endif

@@ -22,8 +22,8 @@ import SalvoDemoKit
             call.responder.append(.onMainActor(taskHandler: startSpinner, responseHandler: stopSpinner))
             call.fire { result in
                 switch result {
-                case .success(let book):
-                    self.title = book.title
+                case .success(let response):
+                    self.title = response.value.title
                 case .failure(let error):
                     self.title = "HTTP \(error.error.statusCode ?? 0): \(error.body?.message ?? error.localizedDescription)"
                 }

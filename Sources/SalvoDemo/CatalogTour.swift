@@ -42,7 +42,7 @@ struct CatalogTour {
             redraw("Cover upload " + Self.bar(progress))
         }
         do {
-            let cover = try await upload.value
+            let cover = try await upload.response.value
             say("")
             say("  the catalogue received \(cover.fileName) (\(cover.contentType), \(cover.bytes) bytes) for book \(cover.id): \"\(cover.caption)\"")
         } catch {

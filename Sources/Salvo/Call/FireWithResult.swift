@@ -30,13 +30,14 @@ extension NetCall {
 }
 
 extension TypedCall where Value: Decodable, ErrorBody: Decodable {
-    /// Fires the call and hands the decoded value, or the error with its decoded error body, to
-    /// `completion` on the main actor, after the call's own handlers.
+    /// Fires the call and hands the typed response (the decoded value with its status, header
+    /// fields and final URL), or the error with its decoded error body, to `completion` on the
+    /// main actor, after the call's own handlers: the callback form of `response()`.
     ///
     /// ```swift
     /// createIssue.fire { result in
     ///     switch result {
-    ///     case .success(let issue): self.show(issue)
+    ///     case .success(let response): self.show(response.value)
     ///     case .failure(let error): self.alert(error.body?.message ?? error.localizedDescription)
     ///     }
     /// }
@@ -45,22 +46,12 @@ extension TypedCall where Value: Decodable, ErrorBody: Decodable {
     /// `completion` runs exactly once per firing; the body is decoded on the main actor, so
     /// `Value` may be a plain model of an app target with main-actor default isolation.
     @discardableResult
-    public func fire(_ completion: @escaping @MainActor @Sendable (Result<Value, APIError<ErrorBody>>) -> Void) -> NetworkTask {
-        fireForResponse { completion($0.map(\.value)) }
-    }
-
-    /// Fires the call and hands the whole typed response (value, status, headers, final URL), or
-    /// the error, to `completion` on the main actor, after the call's own handlers; the body is
-    /// decoded there.
-    @discardableResult
-    public func fireForResponse(
+    public func fire(
         _ completion: @escaping @MainActor @Sendable (Result<TypedResponse<Value>, APIError<ErrorBody>>) -> Void
     ) -> NetworkTask {
-        // Made here, on the main actor's side: the decoding below runs only there.
-        let decodeAndComplete: @MainActor @Sendable (Result<NetworkResponse, NetworkError>) -> Void = { result in
-            completion(typed(result))
-        }
-        return call.fire(on: call.callbackQueue) { result in runOnMainActor { decodeAndComplete(result) } }
+        // Made here, on the main actor's side: the decoding in it runs only there.
+        let decodeAndComplete: @MainActor @Sendable (Result<NetworkResponse, NetworkError>) -> Void = { completion(typed($0)) }
+        return call.fire(decodeAndComplete)
     }
 }
 
@@ -70,16 +61,6 @@ extension TypedCall where Value: Decodable & SendableMetatype, ErrorBody: Decoda
     @discardableResult
     public func fire(
         on queue: CallbackQueue,
-        _ completion: @escaping @Sendable (Result<Value, APIError<ErrorBody>>) -> Void
-    ) -> NetworkTask {
-        fireForResponse(on: queue) { completion($0.map(\.value)) }
-    }
-
-    /// Fires the call with `completion` receiving the whole typed response on `queue`, where the
-    /// body is decoded.
-    @discardableResult
-    public func fireForResponse(
-        on queue: CallbackQueue,
         _ completion: @escaping @Sendable (Result<TypedResponse<Value>, APIError<ErrorBody>>) -> Void
     ) -> NetworkTask {
         call.fire(on: queue) { result in completion(typed(result)) }
@@ -87,23 +68,16 @@ extension TypedCall where Value: Decodable & SendableMetatype, ErrorBody: Decoda
 }
 
 extension TypedCall where Value == Void, ErrorBody: Decodable {
-    /// Fires the call and hands success, or the error with its decoded error body, to
-    /// `completion` on the main actor, after the call's own handlers.
+    /// Fires the call and hands the typed response (status, header fields, final URL), or the
+    /// error with its decoded error body, to `completion` on the main actor, after the call's own
+    /// handlers.
     @discardableResult
-    public func fire(_ completion: @escaping @MainActor @Sendable (Result<Void, APIError<ErrorBody>>) -> Void) -> NetworkTask {
-        fireForResponse { completion($0.map(\.value)) }
-    }
-
-    /// Fires the call and hands the typed response (status, headers, final URL), or the error, to
-    /// `completion` on the main actor, after the call's own handlers.
-    @discardableResult
-    public func fireForResponse(
+    public func fire(
         _ completion: @escaping @MainActor @Sendable (Result<TypedResponse<Void>, APIError<ErrorBody>>) -> Void
     ) -> NetworkTask {
-        let decodeAndComplete: @MainActor @Sendable (Result<NetworkResponse, NetworkError>) -> Void = { result in
-            completion(typed(result))
-        }
-        return call.fire(on: call.callbackQueue) { result in runOnMainActor { decodeAndComplete(result) } }
+        // Made here, on the main actor's side: the decoding in it runs only there.
+        let decodeAndComplete: @MainActor @Sendable (Result<NetworkResponse, NetworkError>) -> Void = { completion(typed($0)) }
+        return call.fire(decodeAndComplete)
     }
 }
 
@@ -111,15 +85,6 @@ extension TypedCall where Value == Void, ErrorBody: Decodable & SendableMetatype
     /// Fires the call with `completion` on `queue` instead of the main actor.
     @discardableResult
     public func fire(
-        on queue: CallbackQueue,
-        _ completion: @escaping @Sendable (Result<Void, APIError<ErrorBody>>) -> Void
-    ) -> NetworkTask {
-        fireForResponse(on: queue) { completion($0.map(\.value)) }
-    }
-
-    /// Fires the call with `completion` receiving the typed response on `queue`.
-    @discardableResult
-    public func fireForResponse(
         on queue: CallbackQueue,
         _ completion: @escaping @Sendable (Result<TypedResponse<Void>, APIError<ErrorBody>>) -> Void
     ) -> NetworkTask {

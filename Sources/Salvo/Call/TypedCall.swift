@@ -20,7 +20,7 @@ import Foundation
 ///
 /// The untyped call stays in ``call``: its responder, actions, callback queue and firing function
 /// work as they do for any ``NetCall``, and `firingFunction` swaps mock, replay or spy firing in
-/// the same way. Decoding uses ``decoder``, or the server's ``ServerConfig/decoder`` when it is `nil`.
+/// the same way; each reads and sets through the typed call too (``subscript(dynamicMember:)``). Decoding uses ``decoder``, or the server's ``ServerConfig/decoder`` when it is `nil`.
 /// An API without an error body uses `Never` as `ErrorBody`: the body is then always `nil`. An
 /// endpoint that returns nothing you use has `Void` as `Value`; one whose body may be empty
 /// (a `204`) has an optional `Value`, which is `nil` then.
@@ -28,15 +28,26 @@ import Foundation
 /// Neither type need be `Sendable`: the body arrives as bytes and is decoded where the caller is
 /// (`value()` and `response()` in the caller's isolation, `fire { }` on the main actor), so a
 /// plain `struct Issue: Codable` of an app target with main-actor default isolation works.
+@dynamicMemberLookup
 public struct TypedCall<Value, ErrorBody>: Fireable, Sendable {
     /// The untyped call: server, endpoint, responder, actions, callback queue and firing function.
     public var call: NetCall
     /// The decoder for this call's value and error body; `nil` uses the server's.
     public var decoder: JSONDecoder?
 
-    /// A typed call over `call`, decoding a successful body as `Value` and a failure's body as `ErrorBody`.
-    public init(_ call: NetCall, decoder: JSONDecoder? = nil) where Value: Decodable, ErrorBody: Decodable {
-        self.init(call: call, decoder: decoder)
+    /// A typed call over `call`, decoding a successful body as `Value` and a failure's body as
+    /// `ErrorBody`.
+    ///
+    /// `Value` is `Decodable`, or `Void` for an endpoint that returns nothing you use (a `DELETE`,
+    /// a `204`): any successful body is then ignored.
+    ///
+    /// ```swift
+    /// let delete = TypedCall<Void, Problem>(NetCall(server: api, endpoint: .delete("/books/1")))
+    /// try await delete.value()   // throws APIError<Problem>
+    /// ```
+    public init(_ call: NetCall, decoder: JSONDecoder? = nil) where ErrorBody: Decodable {
+        self.call = call
+        self.decoder = decoder
     }
 
     /// A typed call to `endpoint` on `server`; the other parameters are those of ``NetCall``.
@@ -48,7 +59,7 @@ public struct TypedCall<Value, ErrorBody>: Fireable, Sendable {
         callbackQueue: CallbackQueue = .main,
         firingFunction: FiringFunction? = nil,
         decoder: JSONDecoder? = nil
-    ) where Value: Decodable, ErrorBody: Decodable {
+    ) where ErrorBody: Decodable {
         self.init(
             NetCall(server: server, endpoint: endpoint, responder: responder, actions: actions,
                     callbackQueue: callbackQueue, firingFunction: firingFunction),
@@ -56,50 +67,16 @@ public struct TypedCall<Value, ErrorBody>: Fireable, Sendable {
         )
     }
 
-    /// A typed call to an endpoint that returns nothing you use (a `DELETE`, a `204`): its value is
-    /// `Void`, any successful body is ignored, and a failure's body is decoded as `ErrorBody`.
+    /// The untyped call's properties, read and set through: `responder`, `firingFunction`,
+    /// `server`, `endpoint`, `actions`, `callbackQueue`.
     ///
     /// ```swift
-    /// let delete = TypedCall<Void, Problem>(NetCall(server: api, endpoint: .delete("/books/1")))
-    /// try await delete.value()   // throws APIError<Problem>
+    /// var call = GitHub.createIssue(draft)
+    /// call.firingFunction = .mock(routes)     // the same as call.call.firingFunction
     /// ```
-    public init(_ call: NetCall, decoder: JSONDecoder? = nil) where Value == Void, ErrorBody: Decodable {
-        self.init(call: call, decoder: decoder)
-    }
-
-    /// A typed call to `endpoint` on `server` that returns nothing you use; the other parameters
-    /// are those of ``NetCall``.
-    public init(
-        server: ServerConfig,
-        endpoint: Endpoint,
-        responder: NetworkResponder = NetworkResponder(),
-        actions: [any NetworkAction] = [],
-        callbackQueue: CallbackQueue = .main,
-        firingFunction: FiringFunction? = nil,
-        decoder: JSONDecoder? = nil
-    ) where Value == Void, ErrorBody: Decodable {
-        self.init(
-            NetCall(server: server, endpoint: endpoint, responder: responder, actions: actions,
-                    callbackQueue: callbackQueue, firingFunction: firingFunction),
-            decoder: decoder
-        )
-    }
-
-    private init(call: NetCall, decoder: JSONDecoder?) {
-        self.call = call
-        self.decoder = decoder
-    }
-
-    /// Who receives the outcome, besides the typed result; the same as `call.responder`.
-    public var responder: NetworkResponder {
-        get { call.responder }
-        set { call.responder = newValue }
-    }
-
-    /// How the call is fired; the same as `call.firingFunction`.
-    public var firingFunction: FiringFunction {
-        get { call.firingFunction }
-        set { call.firingFunction = newValue }
+    public subscript<Property>(dynamicMember keyPath: WritableKeyPath<NetCall, Property>) -> Property {
+        get { call[keyPath: keyPath] }
+        set { call[keyPath: keyPath] = newValue }
     }
 
     /// Fires the call with its own responder, like ``NetCall/fire()``; the value is not decoded.
@@ -111,7 +88,7 @@ public struct TypedCall<Value, ErrorBody>: Fireable, Sendable {
     /// This call with the failure's body decoded as `Other` instead: for the one endpoint whose
     /// errors look different from the rest of the API.
     public func decodingErrorBody<Other: Decodable>(as type: Other.Type) -> TypedCall<Value, Other> {
-        TypedCall<Value, Other>(call: call, decoder: decoder)
+        TypedCall<Value, Other>(call, decoder: decoder)
     }
 
     /// The decoder in effect: the call's own, or its server's.
@@ -142,32 +119,5 @@ extension TypedCall where Value == Void, ErrorBody: Decodable {
     /// error body decoded.
     func typed(_ result: Result<NetworkResponse, NetworkError>) -> Result<TypedResponse<Value>, APIError<ErrorBody>> {
         typed(result) { _, _ in .success(()) }
-    }
-}
-
-extension NetCall {
-    /// This call, typed: its successful body decodes as `Value` and a failure's body as `ErrorBody`.
-    ///
-    /// ```swift
-    /// let bookCall = NetCall(server: server, endpoint: .get("/books/1")).returning(Book.self, errorBody: Problem.self)
-    /// ```
-    public func returning<Value: Decodable, ErrorBody: Decodable>(
-        _ type: Value.Type,
-        errorBody: ErrorBody.Type
-    ) -> TypedCall<Value, ErrorBody> {
-        TypedCall(self)
-    }
-
-    /// This call, typed for an endpoint that returns nothing you use: its value is `Void` and a
-    /// failure's body decodes as `ErrorBody`.
-    ///
-    /// ```swift
-    /// try await NetCall(server: server, endpoint: .delete("/books/1")).returning(Void.self, errorBody: Problem.self).value()
-    /// ```
-    public func returning<ErrorBody: Decodable>(
-        _ type: Void.Type,
-        errorBody: ErrorBody.Type
-    ) -> TypedCall<Void, ErrorBody> {
-        TypedCall(self)
     }
 }

@@ -11,6 +11,9 @@ import FoundationNetworking
 /// show(page.value)
 /// rateLimit = page.headers["X-RateLimit-Remaining"]
 /// ```
+///
+/// Every property of the undecoded ``NetworkResponse`` reads through it (``subscript(dynamicMember:)``).
+@dynamicMemberLookup
 public struct TypedResponse<Value> {
     /// The decoded body.
     public let value: Value
@@ -23,20 +26,17 @@ public struct TypedResponse<Value> {
         self.response = response
     }
 
-    /// The HTTP status code; `nil` only for firing functions that produce no HTTP response.
-    public var statusCode: Int? { response.statusCode }
-
-    /// The HTTP header fields (case-insensitive names).
-    public var headers: HTTPHeaders { response.headers }
-
-    /// The URL the response came from: after redirects, the last one.
-    public var url: URL? { response.url }
-
-    /// What each attempt of the call measured; empty unless the server collects metrics.
-    public var metrics: [AttemptMetrics] { response.metrics }
-
-    /// Where the response came from and how old it is, when fired through a ``CachingSession``.
-    public var cacheStatus: CacheStatus? { response.cacheStatus }
+    /// The properties of the undecoded ``response``, read through: `statusCode`, `headers`, `url`
+    /// (after redirects, the last one), `metrics`, `cacheStatus`, `head`, `data`.
+    ///
+    /// ```swift
+    /// let issues = try await listIssues.response()
+    /// issues.statusCode                  // 200
+    /// issues.headers["Link"]             // the next page
+    /// ```
+    public subscript<Property>(dynamicMember keyPath: KeyPath<NetworkResponse, Property>) -> Property {
+        response[keyPath: keyPath]
+    }
 }
 
 extension TypedResponse: Sendable where Value: Sendable {}

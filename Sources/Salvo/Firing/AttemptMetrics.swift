@@ -10,7 +10,7 @@ import FoundationNetworking
 /// Collected only for a server whose ``ServerConfig/collectsMetrics`` is `true`; otherwise no
 /// clock is read and every `metrics` list is empty. Actions read the attempts so far in
 /// ``AttemptOutcome/metrics`` (this attempt last); responses carry every attempt of the call in
-/// ``NetworkResponse/metrics`` (and ``TypedResponse/metrics``); ``LoggingAction`` adds them to its
+/// ``NetworkResponse/metrics`` (and a ``TypedResponse``'s); ``LoggingAction`` adds them to its
 /// response lines.
 ///
 /// ```swift

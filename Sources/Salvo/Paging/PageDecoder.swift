@@ -116,9 +116,7 @@ extension PageDecoder where Item: Decodable & SendableMetatype {
     /// - Parameter decoder: the decoder; `nil` (the default) uses the call's ``ServerConfig/decoder``.
     @inlinable
     public static func array(decoder: JSONDecoder? = nil) -> PageDecoder {
-        PageDecoder(.anywhere { response, serverDecoder in
-            Page(items: try (decoder ?? serverDecoder).decode([Item].self, from: response.data))
-        })
+        PageDecoder(.anywhere { response, serverDecoder in try arrayPage(of: response, decoder: decoder ?? serverDecoder) })
     }
 
     /// A body that is a JSON object holding the items under `itemsKey` and, optionally, metadata,
@@ -144,13 +142,27 @@ extension PageDecoder where Item: Decodable & SendableMetatype {
         hasMoreKey: String? = "has_more",
         decoder: JSONDecoder? = nil
     ) -> PageDecoder {
-        let keys = KeyedPageBody<Item>.Keys(
-            items: itemsKey, totalCount: totalCountKey, totalPages: totalPagesKey,
-            nextCursor: nextCursorKey, hasMore: hasMoreKey
-        )
-        return PageDecoder(.anywhere { response, serverDecoder in
-            try (decoder ?? serverDecoder).decode(KeyedPageBody<Item>.self, from: response.data, configuration: keys).page
-        })
+        let keys = KeyedPageBody<Item>.Keys(items: itemsKey, totalCount: totalCountKey, totalPages: totalPagesKey, nextCursor: nextCursorKey, hasMore: hasMoreKey)
+        return PageDecoder(.anywhere { response, serverDecoder in try objectPage(of: response, keys: keys, decoder: decoder ?? serverDecoder) })
+    }
+}
+
+// `array` and `object` exist once per isolation, the decoding itself once (below). One factory
+// cannot serve both: a decoder that runs where the response arrives is a `@Sendable` closure
+// capturing `Item`'s conformance, which needs `Item: SendableMetatype`, and that requirement
+// refuses a conformance isolated to the main actor (SE-0470); the main-actor factory makes its
+// closure on the main actor instead, where such a conformance may be used.
+extension PageDecoder where Item: Decodable {
+    /// The page of a body that is a bare JSON array of items.
+    @inlinable
+    static func arrayPage(of response: NetworkResponse, decoder: JSONDecoder) throws -> Page<Item> {
+        Page(items: try decoder.decode([Item].self, from: response.data))
+    }
+
+    /// The page of a JSON object body holding the items and metadata under `keys`.
+    @inlinable
+    static func objectPage(of response: NetworkResponse, keys: KeyedPageBody<Item>.Keys, decoder: JSONDecoder) throws -> Page<Item> {
+        try decoder.decode(KeyedPageBody<Item>.self, from: response.data, configuration: keys).page
     }
 }
 
@@ -161,9 +173,7 @@ extension PageDecoder where Item: Decodable {
     /// - Parameter decoder: the decoder; `nil` (the default) uses the call's ``ServerConfig/decoder``.
     @MainActor
     public static func array(decoder: JSONDecoder? = nil) -> PageDecoder {
-        PageDecoder(.onMainActor { response, serverDecoder in
-            Page(items: try (decoder ?? serverDecoder).decode([Item].self, from: response.data))
-        })
+        PageDecoder(.onMainActor { response, serverDecoder in try arrayPage(of: response, decoder: decoder ?? serverDecoder) })
     }
 
     /// A JSON object body holding the items under `itemsKey`, decoded on the main actor: chosen
@@ -185,13 +195,8 @@ extension PageDecoder where Item: Decodable {
         hasMoreKey: String? = "has_more",
         decoder: JSONDecoder? = nil
     ) -> PageDecoder {
-        let keys = KeyedPageBody<Item>.Keys(
-            items: itemsKey, totalCount: totalCountKey, totalPages: totalPagesKey,
-            nextCursor: nextCursorKey, hasMore: hasMoreKey
-        )
-        return PageDecoder(.onMainActor { response, serverDecoder in
-            try (decoder ?? serverDecoder).decode(KeyedPageBody<Item>.self, from: response.data, configuration: keys).page
-        })
+        let keys = KeyedPageBody<Item>.Keys(items: itemsKey, totalCount: totalCountKey, totalPages: totalPagesKey, nextCursor: nextCursorKey, hasMore: hasMoreKey)
+        return PageDecoder(.onMainActor { response, serverDecoder in try objectPage(of: response, keys: keys, decoder: decoder ?? serverDecoder) })
     }
 }
 

@@ -7,7 +7,8 @@ extension Pager {
     /// The body's `Decodable` conformance must not be isolated to an actor: pages decode off the
     /// caller. For a plain model of an app target with main-actor default isolation, give the
     /// untyped call and `PageDecoder.array()` made on the main actor instead:
-    /// `Pager(call: typed.call, strategy: strategy, decoder: .array(), id: \Book.id)`.
+    /// `Pager(call: typed.call, strategy: strategy, decoder: .array(), id: \Book.id)`. A body that
+    /// is a bare array of items makes its page with `{ items in Page(items: items) }`.
     ///
     /// ```swift
     /// let pager = Pager(call: api.books(), strategy: .pageNumber(pageSize: 20), id: \Book.id) { (body: BookPage) in
@@ -36,20 +37,6 @@ extension Pager {
         page: @escaping @Sendable (Body) throws -> Page<Item>
     ) {
         self.init(call: call.call, strategy: strategy, decoder: Self.pageDecoder(call, page), id: id)
-    }
-
-    /// A pager over a typed call whose body is a bare array of items.
-    public convenience init<ErrorBody>(call: TypedCall<[Item], ErrorBody>, strategy: PagingStrategy) where Item: Decodable & SendableMetatype {
-        self.init(call: call, strategy: strategy) { items in Page(items: items) }
-    }
-
-    /// A pager over a typed call whose body is a bare array of items, dropping repeated `id`s.
-    public convenience init<ErrorBody, ID: Hashable & Sendable>(
-        call: TypedCall<[Item], ErrorBody>,
-        strategy: PagingStrategy,
-        id: any KeyPath<Item, ID> & Sendable
-    ) where Item: Decodable & SendableMetatype {
-        self.init(call: call, strategy: strategy, id: id) { items in Page(items: items) }
     }
 
     private static func pageDecoder<Body: Decodable & SendableMetatype, ErrorBody>(

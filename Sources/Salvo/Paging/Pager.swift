@@ -16,8 +16,9 @@ import Foundation
 /// await pager.loadNextPage()          // page 1
 /// await pager.loadNextPage()          // page 2, appended
 /// await pager.refresh()               // page 1 again, replacing the items when it arrives
-/// print(pager.state.items.count, pager.state.hasMore)
+/// print(pager.items.count, pager.hasMore)
 /// ```
+@dynamicMemberLookup
 public final class Pager<Item: Sendable>: Sendable {
     /// The call every page is made from.
     public let call: NetCall
@@ -113,19 +114,22 @@ public final class Pager<Item: Sendable>: Sendable {
     /// The current state: items, loading flags, whether more pages exist, the last error.
     public var state: PagingState<Item> { loader.state }
 
-    /// The items loaded so far, in order.
-    public var items: [Item] { state.items }
+    /// The current state's properties, read through: `items`, `isLoading`, `hasMore`,
+    /// `pageCount`, `cacheStatus` (see ``PagingState``).
+    ///
+    /// ```swift
+    /// if pager.items.isEmpty && pager.isLoading { showSpinner() }
+    /// ```
+    ///
+    /// Each read takes a fresh snapshot; read ``state`` once to see several properties of one moment.
+    public subscript<Property>(dynamicMember keyPath: KeyPath<PagingState<Item>, Property>) -> Property {
+        state[keyPath: keyPath]
+    }
 
-    /// Whether a page (next or first) is being loaded.
-    public var isLoading: Bool { state.isLoading }
-
-    /// Whether a refresh is in flight.
+    /// Whether a refresh is in flight; stated, not read through, because ``Refreshable`` asks for it.
     public var isRefreshing: Bool { state.isRefreshing }
 
-    /// Whether the list may have more pages.
-    public var hasMore: Bool { state.hasMore }
-
-    /// The error of the last failed load; `nil` once a load succeeds.
+    /// The error of the last failed load; `nil` once a load succeeds. Stated for ``Refreshable``.
     public var error: NetworkError? { state.error }
 }
 

@@ -2,21 +2,16 @@
 /// every one is done.
 ///
 /// ```swift
-/// let dashboard = RefreshGroup(balanceRefresher, transactionsPager, offersRefresher)
+/// let dashboard = RefreshGroup([balanceRefresher, transactionsPager, offersRefresher])
 /// // SwiftUI: .refreshable { await dashboard.refresh() }
 /// ```
 public struct RefreshGroup: Refreshable {
     /// The members, refreshed together.
     let members: [any Refreshable]
 
-    /// A group of `members`.
+    /// A group of `members`, refreshed together and reported in this order.
     public init(_ members: [any Refreshable]) {
         self.members = members
-    }
-
-    /// A group of `members`.
-    public init(_ members: any Refreshable...) {
-        self.init(members)
     }
 
     /// Refreshes every member at once; returns when all are done. A failure in one does not

@@ -2,8 +2,8 @@
 /// of them, so one pull-to-refresh can drive a whole screen.
 ///
 /// ```swift
-/// let screen = RefreshGroup(profile, posts)   // a Refresher and a Pager
-/// await screen.refresh()                      // both at once; returns when both are in
+/// let screen = RefreshGroup([profile, posts])   // a Refresher and a Pager
+/// await screen.refresh()                        // both at once; returns when both are in
 /// ```
 public protocol Refreshable: Sendable {
     /// Loads the content again and replaces it when it arrives; returns when done or failed.

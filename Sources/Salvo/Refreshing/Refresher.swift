@@ -15,6 +15,7 @@ import Foundation
 /// A value type whose `Decodable` conformance is isolated to the main actor (a plain model of an
 /// app target with main-actor default isolation) is decoded on the main actor with
 /// ``init(call:decodingOnMainActor:)``.
+@dynamicMemberLookup
 public final class Refresher<Value: Sendable>: Refreshable, Sendable {
     /// The call fired by every refresh.
     let call: NetCall
@@ -82,13 +83,16 @@ public final class Refresher<Value: Sendable>: Refreshable, Sendable {
     /// The current state: the value, whether a refresh is in flight, the last error.
     public var state: RefreshState<Value> { loader.state }
 
-    /// The last value that arrived.
-    public var value: Value? { state.value }
+    /// The current state's properties, read through: `value` (the last that arrived) and
+    /// `updatedAt` (see ``RefreshState``).
+    public subscript<Property>(dynamicMember keyPath: KeyPath<RefreshState<Value>, Property>) -> Property {
+        state[keyPath: keyPath]
+    }
 
-    /// Whether a refresh is in flight.
+    /// Whether a refresh is in flight; stated, not read through, because ``Refreshable`` asks for it.
     public var isRefreshing: Bool { state.isRefreshing }
 
-    /// The error of the last failed refresh.
+    /// The error of the last failed refresh. Stated for ``Refreshable``.
     public var error: NetworkError? { state.error }
 
     /// Fires the call again and replaces the value when it arrives; returns when done or failed.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A fired typed call whose progress you follow while awaiting its decoded value: ``Transfer``
+/// A fired typed call whose progress you follow while awaiting its typed response: ``Transfer``
 /// for a ``TypedCall``.
 ///
 /// ```swift
@@ -8,20 +8,24 @@ import Foundation
 /// for await progress in upload.progress where progress.direction == .upload {
 ///     bar.value = progress.fractionCompleted ?? 0
 /// }
-/// let saved = try await upload.value           // the server's answer, decoded
+/// let saved = try await upload.response.value     // the server's answer, decoded
 /// ```
+///
+/// The transfer's `progress` and `task` read through (``subscript(dynamicMember:)``).
+@dynamicMemberLookup
 public struct TypedTransfer<Value, ErrorBody>: Sendable {
-    /// Upload and download progress while the call runs, as ``Transfer/progress``.
-    public var progress: AsyncStream<TransferProgress> { transfer.progress }
-    /// The firing, to cancel it or ask whether it finished.
-    public var task: NetworkTask { transfer.task }
-
     private let transfer: Transfer
     private let call: TypedCall<Value, ErrorBody>
 
     init(_ call: TypedCall<Value, ErrorBody>) {
         self.call = call
         transfer = call.call.transfer()
+    }
+
+    /// The untyped transfer's `progress` (upload and download progress while the call runs) and
+    /// `task` (the firing, to cancel it or ask whether it finished).
+    public subscript<Property>(dynamicMember keyPath: KeyPath<Transfer, Property>) -> Property {
+        transfer[keyPath: keyPath]
     }
 
     /// The untyped response once the call finished, or its error.
@@ -44,15 +48,6 @@ extension TypedTransfer where Value: Decodable, ErrorBody: Decodable {
             try call.typed(await result()).get()
         }
     }
-
-    /// The value once the call finished, decoded in the caller's isolation.
-    ///
-    /// - Throws: ``APIError``, as `TypedCall.value()` does.
-    nonisolated(nonsending) public var value: Value {
-        get async throws(APIError<ErrorBody>) {
-            try await response.value
-        }
-    }
 }
 
 extension TypedTransfer where Value == Void, ErrorBody: Decodable {
@@ -64,19 +59,10 @@ extension TypedTransfer where Value == Void, ErrorBody: Decodable {
             try call.typed(await result()).get()
         }
     }
-
-    /// Returns once the call succeeded.
-    ///
-    /// - Throws: ``APIError``, as `TypedCall.value()` does.
-    nonisolated(nonsending) public var value: Void {
-        get async throws(APIError<ErrorBody>) {
-            try await response.value
-        }
-    }
 }
 
 extension TypedCall {
-    /// Fires the call and returns its progress and, once it finishes, its decoded value (see ``TypedTransfer``).
+    /// Fires the call and returns its progress and, once it finishes, its typed response (see ``TypedTransfer``).
     public func transfer() -> TypedTransfer<Value, ErrorBody> {
         TypedTransfer(self)
     }

@@ -149,7 +149,7 @@ private struct RefreshDenied: Error {}
         let refresh = NetCall(server: ServerConfig(host: "auth.test"), endpoint: .post("/oauth/token"), callbackQueue: .immediate, firingFunction: refreshSession.firingFunction)
         return TokenRenewalAction {
             if typed {
-                _ = try await refresh.returning(TokenReply.self, errorBody: OAuthProblem.self).value()
+                _ = try await TypedCall<TokenReply, OAuthProblem>(refresh).value()
             } else {
                 _ = try await refresh.value(as: TokenReply.self)
             }

@@ -39,7 +39,7 @@ import Testing
         call.responder.append(.onMainActor(taskHandler: startSpinner, responseHandler: stopSpinner))
         call.fire { result in
             switch result {
-            case .success(let issue): self.show(issue)
+            case .success(let response): self.show(response.value)
             case .failure(let error): self.show(error)
             }
         }

@@ -23,6 +23,18 @@ import SalvoTesting
         TypedCall(server: server, endpoint: .get("/issues/1"), callbackQueue: .immediate, firingFunction: firing)
     }
 
+    @Test func theNetCallsPropertiesReadAndSetThroughTheTypedCall() async throws {
+        var call = issueCall(.mock(.json(Ticket(number: 1, title: "Crash"))))
+        call.endpoint = .get("/issues/2")
+        call.callbackQueue = .main
+        #expect(call.call.endpoint == .get("/issues/2"))
+        #expect(call.server.host == "api.test")
+        if case .main = call.call.callbackQueue {} else { Issue.record("the callback queue was not set through") }
+        let response = try await call.response()
+        #expect(response.data == response.response.data)
+        #expect(response.head?.statusCode == 200)
+    }
+
     @Test func valueDecodesWithoutTheFiringSideNamingATypeOrDecoder() async throws {
         let call = issueCall(.mock(.json(Ticket(number: 1, title: "Crash"))))
         #expect(try await call.value() == Ticket(number: 1, title: "Crash"))
@@ -67,8 +79,9 @@ import SalvoTesting
     }
 
     @Test func aVoidCallStillDecodesTheErrorBody() async {
-        let delete = NetCall(server: server, endpoint: .delete("/issues/1"), firingFunction: .mock(.json(Problem(message: "locked"), status: 423)))
-            .returning(Void.self, errorBody: Problem.self)
+        let delete = TypedCall<Void, Problem>(
+            NetCall(server: server, endpoint: .delete("/issues/1"), firingFunction: .mock(.json(Problem(message: "locked"), status: 423)))
+        )
         do {
             try await delete.value()
             Issue.record("expected failure")
@@ -121,7 +134,7 @@ import SalvoTesting
     @Test func anUntypedCallBecomesTyped() async throws {
         let untyped = NetCall(server: server, endpoint: .get("/issues/1"), callbackQueue: .immediate,
                               firingFunction: .mock(.json(Ticket(number: 1, title: "A"))))
-        #expect(try await untyped.returning(Ticket.self, errorBody: Problem.self).value().title == "A")
+        #expect(try await TypedCall<Ticket, Problem>(untyped).value().title == "A")
     }
 
     @Test func swappingTheFiringFunctionReachesTheUntypedCore() async throws {
@@ -139,17 +152,17 @@ import SalvoTesting
         call.call.responder.dataHandler = { _ in log.withLock { $0.append("data") } }
         let delivered = Signal()
         call.fire(on: .immediate) { result in
-            log.withLock { $0.append((try? result.get().title) ?? "failure") }
+            log.withLock { $0.append((try? result.get().value.title) ?? "failure") }
             delivered.fire()
         }
         try await delivered.wait()
         #expect(log.withLock { $0 } == ["task", "data", "C"])
     }
 
-    @Test func fireForResponseGivesTheTypedResponseOrTheAPIError() async throws {
+    @Test func fireGivesTheTypedResponseOrTheAPIError() async throws {
         let received = Locked<[String]>([])
         let done = Signal()
-        issueCall(.mock(.json(Problem(message: "gone"), status: 410))).fireForResponse(on: .immediate) { result in
+        issueCall(.mock(.json(Problem(message: "gone"), status: 410))).fire(on: .immediate) { result in
             switch result {
             case .success: received.withLock { $0.append("success") }
             case .failure(let error): received.withLock { $0.append("\(error.error.statusCode ?? 0) \(error.body?.message ?? "-")") }

@@ -120,7 +120,7 @@ enum PagingSamples {
 
     static func refreshScreen(server: ServerConfig, photos: Pager<Photo>) async {
         let profile = Refresher(call: NetCall(server: server, endpoint: .get("/me")), as: Profile.self)
-        let screen = RefreshGroup(profile, photos)
+        let screen = RefreshGroup([profile, photos])
         await screen.refresh()                  // both at once; returns when both are in
         if let error = screen.error { print(error.localizedDescription) }
         print(profile.value?.name ?? "-", photos.items.count)

@@ -91,7 +91,7 @@ func rateLimit(_ api: GitHubAPI) async throws -> String? {
         call.responder.append(.onMainActor(taskHandler: startSpinner, responseHandler: stopSpinner))
         call.fire { result in
             switch result {
-            case .success(let issues): self.issues = issues
+            case .success(let response): self.issues = response.value
             case .failure(let error): self.alert = error.body?.message ?? error.localizedDescription
             }
         }
@@ -99,7 +99,7 @@ func rateLimit(_ api: GitHubAPI) async throws -> String? {
 }
 
 func allIssues(_ api: GitHubAPI) async throws(NetworkError) -> [GitHubIssue] {
-    let pager = Pager(call: api.issues(in: "swiftlang/swift"), strategy: .linkHeader())
+    let pager = Pager(call: api.issues(in: "swiftlang/swift"), strategy: .linkHeader()) { issues in Page(items: issues) }
     return try await pager.loadAll(maxPages: 20)
 }
 

@@ -48,7 +48,7 @@ import SalvoDemoKit
             let upload = api.uploadCover(bookID: 14, image: image, caption: "First edition, 1897").transfer()
             var sent: [TransferProgress] = []
             for await progress in upload.progress where progress.direction == .upload { sent.append(progress) }
-            let cover = try await upload.value
+            let cover = try await upload.response.value
             #expect(cover.bytes == 196_608 && cover.id == 14 && cover.contentType == "image/jpeg", "\(name)")
             #expect(sent.allSatisfy { $0.expectedBytes != nil }, "the form's size is known even when it is sent chunked (\(name))")
             #expect(sent.filter(\.isComplete).count == 1, "\(name)")

@@ -20,6 +20,17 @@ import Testing
         #expect((1...10).allSatisfy { server.requestCount(forPage: $0) == 1 })
     }
 
+    @Test func theStatesPropertiesReadThroughThePager() async {
+        let server = FakeListServer()
+        let pager = PagedList.pageNumber.pager(server: .fakeLists, firing: server.firing)
+        await pager.loadNextPage()
+        let state = pager.state
+        #expect(pager.items.map(\.id) == state.items.map(\.id))
+        #expect(pager.pageCount == 1 && state.pageCount == 1)
+        #expect(pager.hasMore == state.hasMore && pager.isLoading == state.isLoading)
+        #expect(pager.cacheStatus == nil)
+    }
+
     @Test(arguments: PagedList.allCases)
     func emptyListEndsAfterOneRequest(_ list: PagedList) async throws {
         let server = FakeListServer(.init(total: 0))

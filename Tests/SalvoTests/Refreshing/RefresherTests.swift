@@ -64,7 +64,7 @@ import Testing
         let refresher = refresher(failing)
         await pager.loadNextPage()
         await pager.loadNextPage()
-        let group = RefreshGroup(pager, refresher)
+        let group = RefreshGroup([pager, refresher])
         await group.refresh()
         #expect(lists.requests.count == 3 && failing.requests.count == 1)
         #expect(pager.items.count == 10, "the pager's first page replaced its items")

@@ -25,7 +25,7 @@ import Testing
     func pager(_ transport: TransportUnderTest, cache: HTTPCache, cacheControl: String) async throws -> Pager<Resource> {
         let call = NetCall(server: try await .loopback(), endpoint: .get("/cache/\(key)/resource", query: ["cc": cacheControl]),
                            callbackQueue: .immediate, firingFunction: .caching(in: cache, through: transport.session))
-        return Pager(call: call.returning(Resource.self, errorBody: String.self), strategy: .pageNumber(pageSize: 10)) { Page(items: [$0]) }
+        return Pager(call: TypedCall<Resource, String>(call), strategy: .pageNumber(pageSize: 10)) { Page(items: [$0]) }
     }
 
     func stats() async throws -> Stats {

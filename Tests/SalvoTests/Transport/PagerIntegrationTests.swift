@@ -130,7 +130,7 @@ import Testing
         let summary = try await Refresher(call: NetCall(server: .loopback(), endpoint: .get("/list/\(key)/pages", query: ["total": "42"]), firingFunction: transport.firing),
                                           as: Summary.self)
         let pager = try await pager(.offset, key: key, over: transport)
-        try await withTimeout { await RefreshGroup(summary, pager).refresh() }
+        try await withTimeout { await RefreshGroup([summary, pager]).refresh() }
         #expect(summary.value?.total == 42)
         #expect(pager.items.map(\.id) == Array(1...10))
     }

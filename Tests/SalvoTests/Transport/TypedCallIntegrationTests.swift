@@ -64,7 +64,7 @@ import Testing
         let call = TypedCall<[String: String], Never>(server: try await .loopback(), endpoint: .get("/headers", query: ["X-Page": "3"]), firingFunction: transport.firing)
         let received = Locked<[String]>([])
         let done = Signal()
-        call.fireForResponse(on: .immediate) { result in
+        call.fire(on: .immediate) { result in
             received.withLock { $0.append((try? result.get().headers["X-Page"]) ?? "failure") }
             done.fire()
         }

@@ -76,7 +76,7 @@ public final class BookStore {
     }
 
     public func loadTyped(_ id: Int, then done: @escaping (Result<Book, APIError<APIProblem>>) -> Void) {
-        api.typedBook(id).fire { result in done(result) }
+        api.typedBook(id).fire { result in done(result.map { $0.value }) }
     }
 
     public func create(_ book: Book) async throws(APIError<APIProblem>) -> Book {

@@ -119,7 +119,7 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func aTypedCallDecodesTheEchoAndBindsItsErrorBody(over transport: TransportUnderTest) async throws {
         let httpbin = try await HTTPBin(over: transport)
-        let call = httpbin.call(.post("/anything", body: .json(Body.sampleBook))).returning(HTTPBinEcho.self, errorBody: String.self)
+        let call = TypedCall<HTTPBinEcho, String>(httpbin.call(.post("/anything", body: .json(Body.sampleBook))))
         let response = try await withTimeout { try await call.response() }
         #expect(response.statusCode == 200)
         #expect(response.value.method == "POST")

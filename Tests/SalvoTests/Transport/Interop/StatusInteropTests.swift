@@ -79,7 +79,7 @@ import Testing
         #expect(response.data.isEmpty)
         let optional = try await withTimeout { try await httpbin.call(.get("/status/204"), actions: validated).value(as: HTTPBinEcho?.self) }
         #expect(optional == nil)
-        let typed = httpbin.call(.delete("/status/204"), actions: validated).returning(Void.self, errorBody: String.self)
+        let typed = TypedCall<Void, String>(httpbin.call(.delete("/status/204"), actions: validated))
         try await withTimeout { try await typed.value() }
         let nonOptional = httpbin.call(.get("/status/204"))
         let failure = await networkError { try await nonOptional.value(as: HTTPBinEcho.self) }

@@ -66,7 +66,7 @@ extension Pager {
     func loadPagesUntilEndOrError(limit: Int = 50) async {
         for _ in 0..<limit {
             await loadNextPage()
-            if !hasMore || error != nil { return }
+            if !self.hasMore || error != nil { return }
         }
     }
 }
