@@ -29,7 +29,7 @@ let package = Package(
         // The demo: SalvoDemoKit only configures calls; `swift run salvo-demo` fires them. Not a product:
         // an executable target of the root package runs here, and packages that depend on Salvo never see it.
         .target(name: "SalvoDemoKit", dependencies: ["Salvo"], resources: [.copy("Fixtures")], swiftSettings: upcomingFeatures),
-        .executableTarget(name: "salvo-demo", dependencies: ["Salvo", "SalvoDemoKit", "SalvoObservation"], path: "Sources/SalvoDemo", swiftSettings: upcomingFeatures),
+        .executableTarget(name: "salvo-demo", dependencies: ["Salvo", "SalvoDemoKit", "SalvoObservation", "SalvoTesting"], path: "Sources/SalvoDemo", swiftSettings: upcomingFeatures),
         .testTarget(
             name: "SalvoTests",
             dependencies: ["Salvo", "SalvoTesting", "SalvoDemoKit", "SalvoObservation"],

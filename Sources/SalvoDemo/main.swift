@@ -4,6 +4,8 @@ import FoundationNetworking
 #endif
 import Salvo
 import SalvoDemoKit
+// Recording lives in SalvoTesting: the demo records its fixtures the way a test target would.
+import SalvoTesting
 
 // The demo fires the catalogue's calls; SalvoDemoKit configured them. Offline by default.
 
@@ -40,7 +42,7 @@ if let liveURL = arguments.liveURL {
     origin = "live at \(liveURL)"
 }
 if let folder = arguments.recordFolder {
-    environment = environment.recording(to: folder)
+    environment.firing = .recording(to: folder, options: CatalogEnvironment.fixtureOptions)
     origin += ", recording fixtures to \(folder.path)"
 }
 if arguments.isVerbose {

@@ -40,11 +40,6 @@ public struct CatalogEnvironment: Sendable {
         return CatalogEnvironment(server: server, firing: .production)
     }
 
-    /// This environment, also writing every exchange to `folder` as replay fixtures.
-    public func recording(to folder: URL) -> CatalogEnvironment {
-        CatalogEnvironment(server: server, firing: .recording(to: folder, options: Self.fixtureOptions))
-    }
-
     /// The fixtures the offline environment replays (package resources).
     public static var fixtures: URL {
         Bundle.module.resourceURL?.appendingPathComponent("Fixtures") ?? URL(fileURLWithPath: "Fixtures")
@@ -57,6 +52,7 @@ public struct CatalogEnvironment: Sendable {
         return copy
     }
 
-    /// Fixtures match method, path and query, whatever server recorded them.
-    static let fixtureOptions = FixtureOptions(matchesOrigin: false)
+    /// Fixtures match method, path and query, whatever server recorded them; record new ones with
+    /// the same options (`swift run salvo-demo --live URL --record FOLDER`).
+    public static let fixtureOptions = FixtureOptions(matchesOrigin: false)
 }

@@ -4,7 +4,7 @@ extension Redaction {
     /// `body` with the value of every hidden field replaced by `<redacted>`: form and
     /// multipart fields by name, JSON fields at any depth. Unchanged, byte for byte, when it hides nothing; a JSON body
     /// that loses a field is re-encoded with sorted keys, so the same input always gives the same bytes.
-    func redact(_ body: Data, contentType: String?) -> Data {
+    package func redact(_ body: Data, contentType: String?) -> Data {
         guard !queryKeys.isEmpty, !body.isEmpty else { return body }
         if let boundary = Self.multipartBoundary(contentType) {
             return redactMultipart(body, boundary: boundary).body

@@ -2,7 +2,7 @@ import Foundation
 
 extension Redaction {
     /// The boundary of a `multipart/form-data` content type, unquoted; `nil` for any other type.
-    static func multipartBoundary(_ contentType: String?) -> String? {
+    package static func multipartBoundary(_ contentType: String?) -> String? {
         guard let contentType, contentType.lowercased().hasPrefix("multipart/form-data"),
               let start = contentType.range(of: "boundary=", options: .caseInsensitive)?.upperBound
         else { return nil }

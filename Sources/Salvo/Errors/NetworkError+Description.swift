@@ -122,7 +122,7 @@ extension NetworkError: CustomDebugStringConvertible {
 extension DecodingError {
     /// What is wrong and where, e.g. `"user.id" should be a number` or `missing "items"`;
     /// no trailing period, so it can end a sentence.
-    var plainReason: String {
+    package var plainReason: String {
         func path(_ keys: [any CodingKey]) -> String {
             keys.isEmpty ? "the top level" : "\"" + keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") + "\""
         }

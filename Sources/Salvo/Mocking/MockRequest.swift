@@ -37,7 +37,7 @@ public struct MockRequest: Sendable {
     /// The request body, if any: a streamed one (a multipart form, a file) read whole from its
     /// parts and files, up to ``streamedBodyLimit`` bytes (`nil` beyond; see ``bodyLength``).
     ///
-    /// A multipart form's boundary is new for every request, so match a form's ``parts``, not its bytes.
+    /// A multipart form's boundary is new for every request, so match a form's parts (SalvoTesting's `parts`), not its bytes.
     public var body: Data? {
         if let data = request.httpBody { return data }
         return (request.httpBodyStream as? BodyStream)?.contents(limit: Self.streamedBodyLimit)

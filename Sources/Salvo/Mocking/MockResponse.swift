@@ -34,6 +34,12 @@ public struct MockResponse: Sendable {
         self.answer = answer
     }
 
+    /// An answer that fails the call with ``NetworkError/incompleteSetup(_:)`` for `part`,
+    /// saying `reason`: a setup mistake (a broken fixture, a used-up sequence) named where it happened.
+    package static func problem(_ reason: String, part: SetupProblem.Part) -> MockResponse {
+        MockResponse(.problem(reason: reason, part: part))
+    }
+
     /// A response with `status`, `headers` and raw `body`.
     public static func status(_ status: Int, headers: HTTPHeaders = [:], body: Data = Data()) -> MockResponse {
         MockResponse(.http(status: status, headers: headers, body: .data(body)))
@@ -86,7 +92,7 @@ public struct MockResponse: Sendable {
         return .file(url, status: status, headers: headers)
     }
 
-    /// The response recorded in the Salvo fixture file at `url` (see ``FiringFunction/recording(to:options:through:)``).
+    /// The response recorded in the Salvo fixture file at `url` (see SalvoTesting's `FiringFunction.recording(to:options:through:)`).
     public static func fixture(_ url: URL) -> MockResponse {
         MockResponse(.http(status: 0, headers: [:], body: .fixture(url)))
     }

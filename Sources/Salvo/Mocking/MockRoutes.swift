@@ -25,7 +25,7 @@ import FoundationNetworking
 /// ```
 public struct MockRoutes: Sendable {
     /// The routes, in the order they were added.
-    public private(set) var routes: [MockRoute]
+    private(set) var routes: [MockRoute]
     /// A path prefix every pattern lives under, such as the server's ``ServerConfig/basePath`` `"/v1"`.
     let basePath: String
     /// Told of the routes and of every answer, if anyone is: SalvoTesting's `MockRouteLog`.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The answers of a ``MockResponse/sequence(_:then:)``: each entry once, in order, then the fallback.
+/// The answers of SalvoTesting's `MockResponse.sequence(_:then:)`: each entry once, in order, then the fallback.
 ///
 /// The position is shared by every copy of the response it belongs to (and so by every copy of a
 /// route table holding it): build a table with sequences per test, or the second test starts
@@ -36,24 +36,11 @@ final class MockSequence: Sendable {
 }
 
 extension MockResponse {
-    /// Answers with each of `responses` once, in order, then with `fallback` every time after; with
-    /// no fallback, calls past the end fail saying the sequence was used up.
-    ///
-    /// ```swift
-    /// .get("/feed", .sequence([.json(firstPage), .json(updatedPage)], then: .status(304)))
-    /// ```
-    public static func sequence(_ responses: [MockResponse], then fallback: MockResponse? = nil) -> MockResponse {
-        MockResponse(.sequence(MockSequence(responses.map { ($0, 1) }, then: fallback)))
-    }
-
-    /// Fails the first `count` calls with `failure`, then answers `success` every time: for
-    /// testing retries.
-    ///
-    /// ```swift
-    /// call.firingFunction = .mock(.failing(2, with: .status(503), then: .json(user)))
-    /// ```
-    public static func failing(_ count: Int, with failure: MockResponse = .failure(.notConnectedToInternet), then success: MockResponse) -> MockResponse {
-        MockResponse(.sequence(MockSequence([(failure, count)], then: success)))
+    /// Answers with each run's response for its count of calls, in order, then with `fallback`
+    /// every time after (or, with none, a problem saying the sequence was used up): SalvoTesting's
+    /// `.sequence(_:then:)` and `.failing(_:with:then:)` are made of this.
+    package static func sequence(runs: [(response: MockResponse, count: Int)], then fallback: MockResponse?) -> MockResponse {
+        MockResponse(.sequence(MockSequence(runs, then: fallback)))
     }
 
     /// The answer to give now: a sequence's next entry (its own latency added to this one's),

@@ -59,7 +59,7 @@ public struct MockSession: NetworkSession {
     /// In order: the request body is reported sent (paced by the drawn bandwidth), the latency
     /// passes, then the head and the body's chunks arrive (paced by their own times and the
     /// bandwidth), then the end. A failure the conditions draw ends the exchange instead of the head.
-    func start(
+    package func start(
         _ request: URLRequest,
         options: ExchangeOptions,
         answering response: consuming MockResponse,

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Form bodies, query redaction, mock form matchers and `Link` next-page queries all read fields
 /// through it.
-struct FormField {
+package struct FormField {
     /// The name as sent: percent-encoded, `+` for a space.
     let rawName: Substring
     /// The value as sent, `nil` when the field has no `=`.
@@ -14,13 +14,13 @@ struct FormField {
     let raw: Substring
 
     /// The name, decoded.
-    var name: String { Self.decode(rawName) }
+    package var name: String { Self.decode(rawName) }
     /// The value, decoded; `nil` when the field has no `=`.
-    var value: String? { rawValue.map(Self.decode) }
+    package var value: String? { rawValue.map(Self.decode) }
 
     /// The fields of `text` (`a=1&b=2`), in order; empty fields between `&&` are kept unless
     /// `omittingEmpty`, so a rewritten query keeps its shape.
-    static func fields(in text: Substring, omittingEmpty: Bool = false) -> [FormField] {
+    package static func fields(in text: Substring, omittingEmpty: Bool = false) -> [FormField] {
         text.split(separator: "&", omittingEmptySubsequences: omittingEmpty).map { field in
             guard let equals = field.firstIndex(of: "=") else { return FormField(rawName: field, rawValue: nil, raw: field) }
             return FormField(rawName: field[..<equals], rawValue: field[field.index(after: equals)...], raw: field)

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @_spi(Transport) @_spi(Testing) import Salvo
+import SalvoTesting
 
 // The code in the streaming, bandwidth and recorded-stream sections of Docs/Mocking.md, kept here
 // so it cannot rot.

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @_spi(Transport) import Salvo
+import SalvoTesting
 
 /// The parts a mock route reads from a multipart call are the parts a real server parses from it:
 /// one form fired at the loopback server's `/upload/multipart` echo and through mock firing.

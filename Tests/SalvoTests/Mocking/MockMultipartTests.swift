@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @_spi(Transport) import Salvo
+import SalvoTesting
 
 /// A mock request's multipart form read part by part, and routes that match on its parts.
 @Suite struct MockMultipartTests {

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @_spi(Transport) import Salvo
+import SalvoTesting
 
 /// Mock routes see streamed request bodies (multipart forms, files) as a server would.
 @Suite struct MockUploadTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @_spi(Transport) @testable import Salvo
+import SalvoTesting
 
 /// The same pager, unchanged, over Salvo's mock firing and over record then replay.
 @Suite struct PagerFiringModesTests {

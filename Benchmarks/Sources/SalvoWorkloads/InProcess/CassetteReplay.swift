@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Salvo
+import SalvoTesting
 
 /// Benchmark 7: replaying a whole 1,000-exchange cassette from disk through a fresh
 /// ``ReplaySession`` (every fixture read, checked and turned into a response), next to only

@@ -2,9 +2,10 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(Transport) import Salvo
 
-/// A ``NetworkSession`` that sends through another session and writes every HTTP exchange to a
-/// fixtures folder, secrets redacted, for ``ReplaySession`` to serve back offline.
+/// A `NetworkSession` that sends through another session and writes every HTTP exchange to a
+/// fixtures folder, secrets redacted, for `ReplaySession` to serve back offline.
 ///
 /// The fixture is written before the exchange's end is passed on, so once a handler has run its
 /// file exists. A streamed call still streams, and its fixture keeps the chunk boundaries and

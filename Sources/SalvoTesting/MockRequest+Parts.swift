@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Transport) import Salvo
 
 extension MockRequest {
     /// One part of a `multipart/form-data` request body, as a server parsing the form sees it.
@@ -19,9 +20,9 @@ extension MockRequest {
         /// The part's content.
         public let body: Data
 
-        /// A part with these headers and content; ``name`` and ``fileName`` are read from its
+        /// A part with these headers and content; `name` and `fileName` are read from its
         /// `Content-Disposition`.
-        @_spi(Transport) public init(headers: HTTPHeaders, body: Data) {
+        init(headers: HTTPHeaders, body: Data) {
             self.headers = headers
             self.body = body
             let disposition = headers["Content-Disposition"] ?? ""
@@ -36,7 +37,7 @@ extension MockRequest {
         public var text: String? { String(data: body, encoding: .utf8) }
 
         /// A quoted parameter of a `Content-Disposition`, with the `%22`, `%0D` and `%0A` that
-        /// ``MultipartPart`` writes for `"`, CR and LF turned back; `nil` when absent.
+        /// `MultipartPart` writes for `"`, CR and LF turned back; `nil` when absent.
         private static func parameter(_ parameter: String, of disposition: String) -> String? {
             for separator in ["; ", ";"] {
                 guard let start = disposition.range(of: "\(separator)\(parameter)=\"")?.upperBound,
@@ -54,7 +55,7 @@ extension MockRequest {
     /// content type, no boundary, or a body that is not a complete form.
     ///
     /// A form's boundary is new for every request, so a test checks its parts rather than its
-    /// bytes; ``MockMatcher/multipartFields(_:)`` and ``MockMatcher/multipartPart(named:fileName:contentType:body:)``
+    /// bytes; `MockMatcher/multipartFields(_:)` and `MockMatcher/multipartPart(named:fileName:contentType:body:)`
     /// match a route on them.
     public var parts: [Part]? {
         guard let boundary = Redaction.multipartBoundary(header("Content-Type")), let body else { return nil }

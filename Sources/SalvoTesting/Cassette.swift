@@ -2,10 +2,11 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(Transport) import Salvo
 
 /// A folder of fixtures and the ``FixtureMode`` it is used in: replay, record what is missing,
-/// re-record, or pass through to the network. A ``NetworkSession``, so calls fire through it
-/// with ``FiringFunction/cassette(at:mode:options:through:)`` or ``firingFunction``.
+/// re-record, or pass through to the network. A `NetworkSession`, so calls fire through it
+/// with `FiringFunction/cassette(at:mode:options:through:)` or ``firingFunction``.
 ///
 /// ```swift
 /// let cassette = Cassette(at: fixtures.appendingPathComponent("checkout"), mode: .recordMissing)
@@ -75,7 +76,7 @@ public struct Cassette: NetworkSession {
     /// Answers `request` as ``mode`` says: from its fixture, or through ``base``, recording it or not.
     @_spi(Transport) public func start(_ request: URLRequest, options exchangeOptions: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         if let modeProblem {
-            return replayer.start(request, options: exchangeOptions, answering: MockResponse(.problem(reason: FixtureFile.reason(of: modeProblem), part: .fixture)), receiver: receiver)
+            return replayer.start(request, options: exchangeOptions, answering: .problem(FixtureFile.reason(of: modeProblem), part: .fixture), receiver: receiver)
         }
         let name = FixtureName.fileName(for: request, options: options)
         let occurrence = occurrences.next(for: name)

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Transport) import Salvo
 
 /// How a ``Cassette`` uses its fixtures: replay only, record what is missing, re-record
 /// everything, or send what has no fixture to the network without recording it.
@@ -20,11 +21,11 @@ public enum FixtureMode: String, Sendable, Hashable, CaseIterable {
 
     /// `SALVO_FIXTURE_MODE`: set it to a mode's raw value (`replay`, `record-missing`,
     /// `rerecord`, `pass-through`) to override the mode every cassette was given in code.
-    public static let environmentVariable = "SALVO_FIXTURE_MODE"
+    public static let environmentVariable = Fixture.modeVariable
 
     /// The mode `environment` sets with ``environmentVariable``, or `fallback` when it sets none.
     ///
-    /// - Throws: ``NetworkError/incompleteSetup(_:)`` (part `.fixture`) naming the value and the
+    /// - Throws: `NetworkError/incompleteSetup(_:)` (part `.fixture`) naming the value and the
     ///   valid modes when the variable is set to something else.
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment,

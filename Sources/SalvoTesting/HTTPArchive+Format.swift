@@ -1,3 +1,5 @@
+@_spi(Transport) import Salvo
+
 /// The parts of the HTTP Archive 1.2 format (http://www.softwareishard.com/blog/har-12-spec/)
 /// Salvo reads and writes. Fields Salvo does not need are optional on import and written with
 /// neutral values on export (`-1` for unknown sizes, zero timings). A streamed response's chunks

@@ -2,11 +2,17 @@ import Foundation
 
 extension Fixture {
     /// One chunk of a streamed response as recorded: its size, and when it arrived.
-    struct Chunk: Codable, Sendable, Equatable {
+    package struct Chunk: Codable, Sendable, Equatable {
         /// How many bytes of the body the chunk held.
-        var bytes: Int
+        package var bytes: Int
         /// Milliseconds after the response head that the chunk arrived.
-        var ms: Int
+        package var ms: Int
+
+        /// A chunk of `bytes` bytes that arrived `ms` milliseconds after the head.
+        package init(bytes: Int, ms: Int) {
+            self.bytes = bytes
+            self.ms = ms
+        }
     }
 
     /// `chunks` of `body` laid over `redacted`, the same body after `redact`.
@@ -15,7 +21,7 @@ extension Fixture {
     /// its own gives the new sizes, when together they make the redacted body; when they do not (a
     /// secret cut by a chunk boundary, a JSON body re-encoded), the boundaries are scaled to the
     /// new length. The stored body is the whole body redacted either way; only where it is cut may move.
-    static func chunks(_ chunks: [Chunk], of body: Data, redactedTo redacted: Data, by redact: (Data) -> Data) -> [Chunk] {
+    package static func chunks(_ chunks: [Chunk], of body: Data, redactedTo redacted: Data, by redact: (Data) -> Data) -> [Chunk] {
         guard body.count != redacted.count else { return chunks }
         var pieces: [Data] = []
         var offset = body.startIndex

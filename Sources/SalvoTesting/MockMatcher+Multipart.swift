@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Transport) import Salvo
 
 extension MockMatcher {
     /// The body is a `multipart/form-data` form with a text field (a part without a file name)

@@ -10,9 +10,9 @@ import FoundationNetworking
 /// digits of an FNV-1a 64 hash of the match key: method, redacted URL (origin included unless
 /// ``FixtureOptions/matchesOrigin`` is off) and, when ``FixtureOptions/matchesBody`` is on,
 /// the hash of the redacted body. The same request always gets the same name, on every platform.
-enum FixtureName {
+package enum FixtureName {
     /// The match key of `request`, e.g. `GET http://127.0.0.1:8080/users/42?page=2`.
-    static func key(for request: URLRequest, options: FixtureOptions) -> String {
+    package static func key(for request: URLRequest, options: FixtureOptions) -> String {
         let method = (request.httpMethod ?? "GET").uppercased()
         var key = method + " " + matchURL(request.url, options: options)
         if options.matchesBody, let hash = bodyHash(of: request, redaction: options.redaction) {
@@ -22,7 +22,7 @@ enum FixtureName {
     }
 
     /// The URL as fixtures compare it: redacted, and without scheme, host and port when origins are ignored.
-    static func matchURL(_ url: URL?, options: FixtureOptions) -> String {
+    package static func matchURL(_ url: URL?, options: FixtureOptions) -> String {
         guard let url else { return "" }
         let redacted = options.redaction.redact(url)
         guard !options.matchesOrigin,
@@ -34,7 +34,7 @@ enum FixtureName {
     }
 
     /// The file name for `request`.
-    static func fileName(for request: URLRequest, options: FixtureOptions) -> String {
+    package static func fileName(for request: URLRequest, options: FixtureOptions) -> String {
         let method = String((request.httpMethod ?? "GET").uppercased().map(safe))
         let segments = MockPathSegment.split(request.url.map(MockRoutes.percentEncodedPath(of:)) ?? "")
             .map { segment in
@@ -50,18 +50,18 @@ enum FixtureName {
     ///
     /// Recording and replay both hash the redacted body, so requests still match, and two requests
     /// that differ only in a password share a fixture.
-    static func bodyHash(of request: URLRequest, redaction: Redaction) -> String? {
+    package static func bodyHash(of request: URLRequest, redaction: Redaction) -> String? {
         guard let body = request.httpBody, !body.isEmpty else { return nil }
         return bodyHash(redaction.redact(body, contentType: request.value(forHTTPHeaderField: "Content-Type")))
     }
 
     /// `fnv1a64:<16 hex digits>` for a body.
-    static func bodyHash(_ body: Data) -> String {
+    package static func bodyHash(_ body: Data) -> String {
         "fnv1a64:" + hex(fnv1a64(body))
     }
 
     /// FNV-1a, 64 bit: tiny, stable across runs and platforms (unlike `Hasher`); not cryptographic.
-    static func fnv1a64(_ data: Data) -> UInt64 {
+    package static func fnv1a64(_ data: Data) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in data {
             hash ^= UInt64(byte)

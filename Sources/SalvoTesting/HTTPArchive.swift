@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(Transport) import Salvo
 
 /// HTTP Archive (HAR 1.2) import and export: captures from a browser's developer tools,
 /// Proxyman or Charles become Salvo fixtures, and Salvo's recordings open in those tools.
@@ -11,7 +12,7 @@ import FoundationNetworking
 /// try HTTPArchive.export(fixturesIn: fixtures, to: URL(fileURLWithPath: "checkout.har"))
 /// ```
 ///
-/// Import redacts as recording does (``FixtureOptions/redaction``), and an exchange that repeats
+/// Import redacts as recording does (`FixtureOptions/redaction`), and an exchange that repeats
 /// in the archive is kept occurrence by occurrence, in order. Export redacts again, so a fixture
 /// edited by hand cannot leak a secret into a file you share. Fixtures hold no request body (only
 /// its hash), so exported requests carry none. A recorded stream's chunks and their times travel
@@ -20,7 +21,7 @@ public enum HTTPArchive {
     /// Writes one fixture per entry of the HAR file at `archive` into `folder`.
     ///
     /// - Returns: the names of the files written, in the archive's order.
-    /// - Throws: ``NetworkError/incompleteSetup(_:)`` (part `.fixture`) naming the file and what is
+    /// - Throws: `NetworkError/incompleteSetup(_:)` (part `.fixture`) naming the file and what is
     ///   wrong when it cannot be read, is not HAR, or a fixture cannot be written.
     @discardableResult
     public static func importFixtures(from archive: URL, into folder: URL, options: FixtureOptions = .default) throws(NetworkError) -> [String] {
@@ -65,7 +66,7 @@ public enum HTTPArchive {
 
     /// Writes every fixture in `folder` (by file name, repeats in order) to a HAR file at `archive`, redacting with `redaction`.
     ///
-    /// - Throws: ``NetworkError/incompleteSetup(_:)`` (part `.fixture`) naming a fixture that
+    /// - Throws: `NetworkError/incompleteSetup(_:)` (part `.fixture`) naming a fixture that
     ///   cannot be read or the archive that cannot be written.
     public static func export(fixturesIn folder: URL, to archive: URL, redaction: Redaction = .default) throws(NetworkError) {
         let data = try exportData(fixturesIn: folder, redaction: redaction)

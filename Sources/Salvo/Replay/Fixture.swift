@@ -18,47 +18,50 @@ import FoundationNetworking
 /// reports it as production does. A streamed response also keeps `response.chunks`: the size of
 /// each chunk and when it arrived, in milliseconds after the head, so replay streams it the same
 /// way; the body is still stored once, whole. Fixtures written before either field existed still load.
-struct Fixture: Codable, Sendable, Equatable {
+package struct Fixture: Codable, Sendable, Equatable {
     /// The format version; files with another version are refused with a clear error.
-    static let currentVersion = 1
+    package static let currentVersion = 1
+    /// `SALVO_FIXTURE_MODE`, the variable SalvoTesting's `FixtureMode` reads, named here so replay's
+    /// messages can say how to record a missing fixture.
+    package static let modeVariable = "SALVO_FIXTURE_MODE"
 
-    var version: Int
-    var request: Request
-    var response: Response
+    package var version: Int
+    package var request: Request
+    package var response: Response
     /// When the exchange was recorded (ISO 8601), only with ``FixtureOptions/recordsTimestamps``.
-    var recordedAt: String?
+    package var recordedAt: String?
 
     /// What was sent, with secrets redacted.
-    struct Request: Codable, Sendable, Equatable {
-        var method: String
-        var url: String
-        var headers: [String: String]
+    package struct Request: Codable, Sendable, Equatable {
+        package var method: String
+        package var url: String
+        package var headers: [String: String]
         /// A hash of the request body after field redaction, if there was one. The body itself is
         /// not stored; hashing it redacted keeps a guessable password out of the file too.
-        var bodyHash: String?
+        package var bodyHash: String?
     }
 
     /// What came back, with secret headers and body fields redacted.
-    struct Response: Codable, Sendable, Equatable {
-        var status: Int
-        var headers: [String: String]
-        var body: Body?
+    package struct Response: Codable, Sendable, Equatable {
+        package var status: Int
+        package var headers: [String: String]
+        package var body: Body?
         /// The URL the response came from, only when a redirect made it differ from the request's.
-        var url: String?
+        package var url: String?
         /// The chunks a streamed body arrived in, in order; nil when it was read whole.
-        var chunks: [Chunk]?
+        package var chunks: [Chunk]?
 
         /// The headers replay answers with. A `Content-Length` counts the stored body: redaction
         /// changes a body's length, and fixtures recorded before it was corrected on recording
         /// still announce the length the server sent.
-        var httpHeaders: HTTPHeaders {
+        package var httpHeaders: HTTPHeaders {
             HTTPHeaders(Self.headers(headers, countingBody: body?.data).sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         }
 
         /// `headers` with a `Content-Length` (any case) set to the length of `body`; unchanged
         /// when there is no such header or no stored body (a `HEAD` or `304` announces a length
         /// it does not send).
-        static func headers(_ headers: [String: String], countingBody body: Data?) -> [String: String] {
+        package static func headers(_ headers: [String: String], countingBody body: Data?) -> [String: String] {
             guard let body, let name = headers.keys.first(where: { $0.lowercased() == "content-length" }),
                   headers[name] != String(body.count) else { return headers }
             var counted = headers
@@ -68,16 +71,16 @@ struct Fixture: Codable, Sendable, Equatable {
     }
 
     /// A body: UTF-8 text as a string, anything else as base64.
-    struct Body: Codable, Sendable, Equatable {
-        var text: String?
-        var base64: String?
+    package struct Body: Codable, Sendable, Equatable {
+        package var text: String?
+        package var base64: String?
 
-        init(text: String?, base64: String?) {
+        package init(text: String?, base64: String?) {
             self.text = text
             self.base64 = base64
         }
 
-        init(_ data: Data) {
+        package init(_ data: Data) {
             if let text = String(data: data, encoding: .utf8), Data(text.utf8) == data {
                 self.text = text
             } else {
@@ -86,14 +89,14 @@ struct Fixture: Codable, Sendable, Equatable {
         }
 
         /// The bytes, or nil when neither field holds a valid body.
-        var data: Data? {
+        package var data: Data? {
             if let text { return Data(text.utf8) }
             return base64.flatMap { Data(base64Encoded: $0) }
         }
     }
 
     /// A fixture from its parts.
-    init(version: Int, request: Request, response: Response, recordedAt: String?) {
+    package init(version: Int, request: Request, response: Response, recordedAt: String?) {
         self.version = version
         self.request = request
         self.response = response
@@ -104,7 +107,7 @@ struct Fixture: Codable, Sendable, Equatable {
     /// without the response's `Date` header, so the same exchange always gives the same file.
     ///
     /// - Parameter chunks: the chunks `body` arrived in, for a streamed response.
-    init(request: URLRequest, response: HTTPURLResponse, body: Data?, chunks: [Chunk]? = nil, options: FixtureOptions) {
+    package init(request: URLRequest, response: HTTPURLResponse, body: Data?, chunks: [Chunk]? = nil, options: FixtureOptions) {
         self.init(request: request, response: response, body: body, chunks: chunks, redaction: options.redaction)
         if options.recordsTimestamps {
             recordedAt = ISO8601DateFormatter().string(from: Date())
@@ -115,7 +118,7 @@ struct Fixture: Codable, Sendable, Equatable {
 
     /// A fixture of `request` and its answer, with `redaction` applied to both before anything is
     /// kept; `chunks` are laid over the redacted body.
-    init(request: URLRequest, response: HTTPURLResponse, body: Data?, chunks: [Chunk]? = nil, redaction: Redaction) {
+    package init(request: URLRequest, response: HTTPURLResponse, body: Data?, chunks: [Chunk]? = nil, redaction: Redaction) {
         let redacted = redaction.redact(request)
         version = Self.currentVersion
         self.request = Request(
@@ -149,15 +152,15 @@ struct Fixture: Codable, Sendable, Equatable {
     }
 
     /// The fixture as written to disk.
-    func encoded() throws -> Data {
+    package func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self) + Data("\n".utf8)
     }
 
     /// What to do about a fixture in format `version`, which this Salvo does not read.
-    static func versionProblem(_ version: Int, file: URL) -> String {
-        let rerecord = "re-record it: run the tests once with \(FixtureMode.environmentVariable)=rerecord, or fire through FiringFunction.recording(to:)"
+    package static func versionProblem(_ version: Int, file: URL) -> String {
+        let rerecord = "re-record it: run the tests once with \(modeVariable)=rerecord, or fire through SalvoTesting's FiringFunction.recording(to:)"
         if version > currentVersion {
             return "fixture file \(file.path) is in format version \(version), newer than the version \(currentVersion) this Salvo reads; update Salvo, or \(rerecord)"
         }
@@ -181,14 +184,14 @@ struct Fixture: Codable, Sendable, Equatable {
     ///
     /// - Throws: ``NetworkError/incompleteSetup(_:)`` with part `.fixture` naming the file when it
     ///   is missing, empty, not JSON, not in this format, or holds an impossible status or body.
-    static func load(from url: URL) throws(NetworkError) -> Fixture {
+    package static func load(from url: URL) throws(NetworkError) -> Fixture {
         try load(FixtureFile.read(url), from: url)
     }
 
     /// Checks `data`, the contents of the fixture file `url`, and returns the fixture in it.
     ///
     /// - Throws: as ``load(from:)`` does, for an empty file too.
-    static func load(_ data: Data, from url: URL) throws(NetworkError) -> Fixture {
+    package static func load(_ data: Data, from url: URL) throws(NetworkError) -> Fixture {
         guard !data.isEmpty else { throw FixtureFile.problem("fixture file \(url.path) is empty") }
         let fixture: Fixture
         if let parsed = Fixture(parsing: data) {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A ``NetworkSession`` that answers from fixtures a ``RecordingSession`` wrote, with no network access.
+/// A ``NetworkSession`` that answers from fixtures SalvoTesting's `RecordingSession` wrote (or a HAR capture imported), with no network access.
 ///
 /// Requests are matched by method and URL (and body hash when ``FixtureOptions/matchesBody`` is
 /// on), after the same redaction recording applied. A request with no fixture, or a fixture that
@@ -49,7 +49,7 @@ public struct ReplaySession: NetworkSession {
 
     /// The recorded answer to `occurrence` of `request`, whose fixture is `name` (worked out from
     /// the request when nil), or a problem naming the missing or broken file.
-    static func answer(_ request: URLRequest, named name: String? = nil, occurrence: Int, folder: URL, options: FixtureOptions) -> MockResponse {
+    package static func answer(_ request: URLRequest, named name: String? = nil, occurrence: Int, folder: URL, options: FixtureOptions) -> MockResponse {
         let name = name ?? FixtureName.fileName(for: request, options: options)
         let method = (request.httpMethod ?? "GET").uppercased()
         let url = FixtureName.matchURL(request.url, options: options)
@@ -58,7 +58,7 @@ public struct ReplaySession: NetworkSession {
         let expectedData = try? Data(contentsOf: expected)
         guard let file = expectedData != nil ? expected : FixtureOccurrences.existingFile(name, occurrence: occurrence, in: folder) else {
             return MockResponse(.problem(
-                reason: "no recorded fixture for \(method) \(url) in \(folder.path) (expected \(name)); record it with FiringFunction.recording(to:), or run once with \(FixtureMode.environmentVariable)=record-missing",
+                reason: "no recorded fixture for \(method) \(url) in \(folder.path) (expected \(name)); record it with SalvoTesting's FiringFunction.recording(to:), or run once with \(Fixture.modeVariable)=record-missing",
                 part: .fixture
             ))
         }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(Transport) import Salvo
 
 /// Stands between a session and the receiver of an exchange that is being recorded: passes on
 /// everything as it arrives, keeps the head and body, and at the end writes them as a fixture

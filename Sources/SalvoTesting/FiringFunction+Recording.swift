@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(Transport) import Salvo
 
 extension FiringFunction {
     /// Fires through `session` (production by default) and writes every exchange to `folder`.
@@ -15,27 +16,6 @@ extension FiringFunction {
         through session: any NetworkSession = URLSession.shared
     ) -> FiringFunction {
         .session(RecordingSession(wrapping: session, to: folder, options: options))
-    }
-
-    /// Answers every call from fixtures in `folder`, offline; a missing fixture fails naming the request and folder.
-    ///
-    /// ```swift
-    /// call.firingFunction = .replaying(from: URL(fileURLWithPath: "Fixtures/Users"))
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - folder: where the fixtures are.
-    ///   - options: naming, matching and redaction; use the options they were recorded with.
-    ///   - conditions: simulated latency, bandwidth and failures.
-    ///   - clock: what waits out latency, recorded stream timing and retry delays; pass
-    ///     `.immediate` or a test clock in tests.
-    public static func replaying(
-        from folder: URL,
-        options: FixtureOptions = .default,
-        conditions: NetworkConditions = .ideal,
-        clock: NetworkClock = .live
-    ) -> FiringFunction {
-        .session(ReplaySession(from: folder, options: options, conditions: conditions, clock: clock), clock: clock)
     }
 }
 

@@ -8,7 +8,7 @@ extension Fixture {
     /// as long as `JSONSerialization` for a fixture (benchmark 7 in Docs/Performance.md). Fields
     /// are read with the decoder's rules: required ones must be present with their type, optional
     /// ones may be absent or `null`, but not of another type.
-    init?(parsing data: Data) {
+    package init?(parsing data: Data) {
         guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
               let version = Self.int(root["version"]),
               let request = root["request"] as? [String: Any],

@@ -1,12 +1,12 @@
 import Foundation
 
 /// Reading fixture files with errors that name the file.
-enum FixtureFile {
+package enum FixtureFile {
     /// The bytes of the file at `url`.
     ///
     /// - Throws: ``NetworkError/incompleteSetup(_:)`` (part `.fixture`) when the file is missing,
     ///   unreadable or empty.
-    static func read(_ url: URL) throws(NetworkError) -> Data {
+    package static func read(_ url: URL) throws(NetworkError) -> Data {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -23,12 +23,12 @@ enum FixtureFile {
     }
 
     /// The error for a fixture that cannot be used.
-    static func problem(_ reason: String) -> NetworkError {
+    package static func problem(_ reason: String) -> NetworkError {
         .incompleteSetup(SetupProblem(.fixture, reason))
     }
 
     /// The sentence `error` says about a fixture, without the error's framing.
-    static func reason(of error: NetworkError) -> String {
+    package static func reason(of error: NetworkError) -> String {
         if case .incompleteSetup(let problem) = error { return problem.reason }
         return error.description
     }
