@@ -1,3 +1,5 @@
+import Foundation
+
 /// One Salvo-versus-baseline comparison: two batches of the same work and the target to meet.
 struct Comparison {
     /// What the target bounds.
@@ -37,6 +39,15 @@ struct Comparison {
     let salvo: @Sendable () async throws -> Void
     /// Runs one batch of the baseline side.
     let baseline: @Sendable () async throws -> Void
+    /// A third side timed in the same rounds, for context: what the baseline's platform costs by
+    /// another route (the floor a transport sets); `nil` for a two-sided row.
+    var reference: Reference?
+
+    /// A named batch timed beside the two sides.
+    struct Reference {
+        let name: String
+        let run: @Sendable () async throws -> Void
+    }
 }
 
 /// Seconds one batch took.
@@ -52,6 +63,8 @@ struct ComparisonResult {
     let comparison: Comparison
     /// Per round: one batch of each side.
     let rounds: [(salvo: BatchTime, baseline: BatchTime)]
+    /// Per round: one batch of the reference side, when the comparison has one.
+    let referenceRounds: [BatchTime]
 
     /// The time the target is judged on.
     private func judged(_ time: BatchTime) -> Double {
@@ -60,6 +73,12 @@ struct ComparisonResult {
 
     /// Per-round ratios, Salvo over baseline, of the judged time.
     var ratios: [Double] { rounds.map { judged($0.salvo) / judged($0.baseline) } }
+
+    /// Per-round ratios, reference over baseline, of the judged time; empty without a reference.
+    var referenceRatios: [Double] { zip(referenceRounds, rounds).map { judged($0) / judged($1.baseline) } }
+
+    /// Per-round ratios, Salvo over reference, of the judged time; empty without a reference.
+    var salvoOverReference: [Double] { zip(rounds, referenceRounds).map { judged($0.salvo) / judged($1) } }
 
     /// Per-round ratios of CPU time.
     var cpuRatios: [Double] { rounds.map { $0.salvo.cpu / $0.baseline.cpu } }
@@ -75,13 +94,14 @@ struct ComparisonResult {
     /// Median baseline nanoseconds per operation (judged time).
     var baselineNanoseconds: Double { perOperation(rounds.map { judged($0.baseline) }) }
 
-    /// Whether the median meets the target.
-    /// Whether the target is met; `nil` for a row without one.
-    var isMet: Bool? {
+    /// Whether the target is met: by the whole 95% interval of the median (`.met`), by none of it
+    /// (`.missed`), or the interval straddles the bound (`.undecided`: run more rounds); `nil`
+    /// for a row without a target. Below 6 rounds there is no interval and the median decides.
+    var verdict: Verdict? {
         switch comparison.target {
-        case .ratio(let bound, _): median(ratios) <= bound
-        case .extraNanoseconds(let bound): median(extras) <= bound
-        case .nanoseconds(let bound): salvoNanoseconds <= bound
+        case .ratio(let bound, _): Verdict(ratios, atMost: bound)
+        case .extraNanoseconds(let bound): Verdict(extras, atMost: bound)
+        case .nanoseconds(let bound): salvoNanoseconds <= bound ? .met : .missed
         case .reportedOnly: nil
         }
     }
@@ -91,10 +111,52 @@ struct ComparisonResult {
     }
 }
 
+/// Whether a row meets its target, judged on the confidence interval of its median.
+enum Verdict {
+    case met, missed, undecided
+
+    /// The verdict on `values` against an upper `bound`.
+    init(_ values: [Double], atMost bound: Double) {
+        guard let interval = medianInterval(values) else {
+            self = median(values) <= bound ? .met : .missed
+            return
+        }
+        if interval.upper <= bound {
+            self = .met
+        } else if interval.lower > bound {
+            self = .missed
+        } else {
+            self = .undecided
+        }
+    }
+}
+
 /// The median of `values` (the mean of the middle two for an even count).
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     guard !sorted.isEmpty else { return .nan }
     let middle = sorted.count / 2
     return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/// A distribution-free 95% confidence interval of the median of `values`: the order statistics
+/// `k` and `n + 1 - k`, with `k` the largest rank such that a Binomial(n, ½) count below `k` has
+/// probability at most 2.5%. Per-round ratios are not normal (a stall makes one round 2× or 4×),
+/// so no mean and standard deviation; `nil` below 6 values, where no such interval reaches 95%.
+func medianInterval(_ values: [Double]) -> (lower: Double, upper: Double)? {
+    let sorted = values.sorted()
+    let n = sorted.count
+    guard n >= 6 else { return nil }
+    // P(X ≤ j) for X ~ Binomial(n, ½), each term from the last in logarithms (2⁻ⁿ underflows for large n).
+    var below = 0.0
+    var k = 0
+    var logTerm = -Double(n) * log(2.0)  // P(X = 0)
+    for j in 0..<n {
+        if j > 0 { logTerm += log(Double(n - j + 1) / Double(j)) }
+        below += exp(logTerm)
+        guard below <= 0.025 else { break }
+        k = j + 1
+    }
+    guard k >= 1 else { return nil }
+    return (sorted[k - 1], sorted[n - k])
 }

@@ -4,7 +4,7 @@ import Foundation
 enum Report {
     static func header(rounds: Int) -> String {
         """
-        | benchmark | judged on | Salvo / op | baseline / op | baseline | Salvo vs baseline, median of \(rounds) rounds (min–max) | other clock | target | met |
+        | benchmark | judged on | Salvo / op | baseline / op | baseline | Salvo vs baseline, median of \(rounds) rounds [95% CI of the median] (min–max) | other clock | target | met |
         |---|---|---|---|---|---|---|---|---|
         """
     }
@@ -19,7 +19,8 @@ enum Report {
             target = "≤ \(format(bound, "%.2f"))×" + (aim.map { ", aim \(format($0, "%.2f"))×" } ?? "")
         case .extraNanoseconds(let bound):
             let extras = result.extras
-            measured = "+\(duration(median(extras))) (\(duration(extras.min() ?? .nan)) – \(duration(extras.max() ?? .nan)))"
+            let interval = medianInterval(extras).map { " [\(duration($0.lower)) – \(duration($0.upper))]" } ?? ""
+            measured = "+\(duration(median(extras)))\(interval) (\(duration(extras.min() ?? .nan)) – \(duration(extras.max() ?? .nan)))"
             target = "≤ +\(duration(bound))"
         case .nanoseconds(let bound):
             measured = ratioRange(result.ratios)
@@ -38,7 +39,7 @@ enum Report {
         let cells = [
             comparison.name, clockName(comparison.judged),
             duration(result.salvoNanoseconds), duration(result.baselineNanoseconds),
-            comparison.baselineName, measured, other, target, result.isMet.map { $0 ? "yes" : "**no**" } ?? "—",
+            comparison.baselineName, measured, other, target, verdict(result.verdict),
         ]
         return "| " + cells.joined(separator: " | ") + " |"
     }
@@ -54,6 +55,15 @@ enum Report {
             + "\(format(median(shares), "%.2f"))× the baseline's throughput (\(format(shares.min() ?? .nan, "%.2f"))–\(format(shares.max() ?? .nan, "%.2f")), per round)"
     }
 
+    private static func verdict(_ verdict: Verdict?) -> String {
+        switch verdict {
+        case .met: "yes"
+        case .missed: "**no**"
+        case .undecided: "undecided (the interval straddles the target)"
+        case nil: "—"
+        }
+    }
+
     private static func clockName(_ judged: Comparison.Judged) -> String {
         switch judged {
         case .threadCPU: "thread CPU"
@@ -63,7 +73,17 @@ enum Report {
     }
 
     private static func ratioRange(_ ratios: [Double]) -> String {
-        "\(format(median(ratios), "%.2f"))× (\(format(ratios.min() ?? .nan, "%.2f"))–\(format(ratios.max() ?? .nan, "%.2f")))"
+        let interval = medianInterval(ratios).map { " [\(format($0.lower, "%.3f"))–\(format($0.upper, "%.3f"))]" } ?? ""
+        return "\(format(median(ratios), "%.3f"))×\(interval) (\(format(ratios.min() ?? .nan, "%.2f"))–\(format(ratios.max() ?? .nan, "%.2f")))"
+    }
+
+    /// The reference side of a three-sided row, timed in the same rounds: its ratio to the
+    /// baseline (the floor it shows) and Salvo's ratio to it; `nil` for a two-sided row.
+    static func reference(_ result: ComparisonResult) -> String? {
+        guard let reference = result.comparison.reference, !result.referenceRounds.isEmpty else { return nil }
+        return "\(result.comparison.name), the third side in the same rounds: \(reference.name) is "
+            + "\(ratioRange(result.referenceRatios)) \(result.comparison.baselineName); Salvo is "
+            + "\(ratioRange(result.salvoOverReference)) \(reference.name)"
     }
 
     /// `ns` as ns below 10 µs, µs below 10 ms, else ms.

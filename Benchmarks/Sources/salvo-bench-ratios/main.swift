@@ -94,16 +94,18 @@ do {
     }
     if !comparisons.isEmpty { print(Report.header(rounds: options.rounds)) }
     var throughputs: [String] = []
+    var references: [String] = []
     for comparison in comparisons {
         let result = try await timer.run(comparison)
         print(Report.row(result))
+        if let line = Report.reference(result) { references.append(line) }
         if comparison.name == streamingName || comparison.name == Comparisons.serverSideStreamingName(byteCount: options.streamBytes) {
             throughputs.append(Report.throughput(result, byteCount: options.streamBytes))
         } else if downloadNames.contains(comparison.name) || uploadNames.contains(comparison.name) {
             throughputs.append(Report.throughput(result, byteCount: options.transferBytes))
         }
     }
-    for line in throughputs { print("\n" + line) }
+    for line in references + throughputs { print("\n" + line) }
     if let valueFiring, isContextSwitchSelected {
         print("\n\(ContextSwitchCheck.name), \(options.requests) requests per side per round:\n")
         print(try await ContextSwitchCheck.report(valueFiring, requests: options.requests, rounds: options.rounds))

@@ -29,7 +29,7 @@ public struct NetworkResponder: Sendable {
     /// Unset (the default), nothing is handed to the callback queue when the task is created.
     public var taskHandler: @Sendable (NetworkTask) -> Void {
         get { onTask ?? { _ in } }
-        set { onTask = newValue }
+        set { handlers.onTask = newValue }
     }
     /// Receives the response, or `nil` when the call failed before one arrived.
     ///
@@ -37,38 +37,69 @@ public struct NetworkResponder: Sendable {
     /// itself reports a ``ResponseHead``, and its `URLResponse` is made only when somebody reads it.
     public var responseHandler: @Sendable (URLResponse?) -> Void {
         get { onResponse ?? { _ in } }
-        set { onResponse = newValue }
+        set { handlers.onResponse = newValue }
     }
     /// Receives the HTTP response whatever its status; unset, as cheap as ``responseHandler``.
     public var httpResponseHandler: @Sendable (HTTPURLResponse) -> Void {
         get { onHTTPResponse ?? { _ in } }
-        set { onHTTPResponse = newValue }
+        set { handlers.onHTTPResponse = newValue }
     }
     /// Receives the body of a successful (2xx) response; empty when there is none.
-    public var dataHandler: @Sendable (Data) -> Void
+    public var dataHandler: @Sendable (Data) -> Void {
+        get { box.handlers.dataHandler }
+        set { handlers.dataHandler = newValue }
+    }
     /// Receives transport failures, cancellation, invalid requests and action failures.
-    public var errorHandler: @Sendable (NetworkError) -> Void
+    public var errorHandler: @Sendable (NetworkError) -> Void {
+        get { box.handlers.errorHandler }
+        set { handlers.errorHandler = newValue }
+    }
     /// Receives ``NetworkError/serverStatus(_:)`` for a status outside 200–299.
-    public var serverErrorHandler: @Sendable (NetworkError) -> Void
+    public var serverErrorHandler: @Sendable (NetworkError) -> Void {
+        get { box.handlers.serverErrorHandler }
+        set { handlers.serverErrorHandler = newValue }
+    }
     /// Receives the body that came with any failure, `nil` when there was none.
-    public var errorDataHandler: @Sendable (Data?) -> Void
+    public var errorDataHandler: @Sendable (Data?) -> Void {
+        get { box.handlers.errorDataHandler }
+        set { handlers.errorDataHandler = newValue }
+    }
     /// Receives upload and download progress while the call runs, at most 10 times a second per
     /// direction, then 100% exactly once per direction on success, before `dataHandler`; `nil`
     /// (the default) costs nothing. See ``TransferProgress``.
-    public var progressHandler: (@Sendable (TransferProgress) -> Void)?
+    public var progressHandler: (@Sendable (TransferProgress) -> Void)? {
+        get { box.handlers.progressHandler }
+        set { handlers.progressHandler = newValue }
+    }
     /// Receives what each attempt measured, in attempt order, when the call's server collects
     /// metrics (``ServerConfig/collectsMetrics``); never called otherwise. See ``AttemptMetrics``.
-    public var metricsHandler: (@Sendable ([AttemptMetrics]) -> Void)?
+    public var metricsHandler: (@Sendable ([AttemptMetrics]) -> Void)? {
+        get { box.handlers.metricsHandler }
+        set { handlers.metricsHandler = newValue }
+    }
 
     /// What ``taskHandler`` stores; `nil` while unset.
-    private(set) var onTask: (@Sendable (NetworkTask) -> Void)?
+    var onTask: (@Sendable (NetworkTask) -> Void)? { box.handlers.onTask }
     /// What ``responseHandler`` stores; `nil` while unset.
-    private(set) var onResponse: (@Sendable (URLResponse?) -> Void)?
+    var onResponse: (@Sendable (URLResponse?) -> Void)? { box.handlers.onResponse }
     /// What ``httpResponseHandler`` stores; `nil` while unset.
-    private(set) var onHTTPResponse: (@Sendable (HTTPURLResponse) -> Void)?
+    var onHTTPResponse: (@Sendable (HTTPURLResponse) -> Void)? { box.handlers.onHTTPResponse }
     /// Whether a decoding handler (`decoding(_:decoder:then:)`
     /// without a decoder of its own) reads the call's ``ServerConfig/decoder`` during dispatch.
-    @usableFromInline var usesServerDecoder = false
+    @usableFromInline var usesServerDecoder: Bool {
+        get { box.handlers.usesServerDecoder }
+        set { handlers.usesServerDecoder = newValue }
+    }
+
+    /// The handlers, in one immutable object: the call, its channel and its task each hold the
+    /// responder, so a copy costs one retain instead of nine. Setting a handler makes a new one
+    /// (configuring, not firing, pays for it).
+    private var box: Box
+
+    private var handlers: Handlers {
+        get { box.handlers }
+        set { box = Box(newValue) }
+    }
 
     /// A responder whose handlers default to doing nothing.
     public init(
@@ -81,14 +112,16 @@ public struct NetworkResponder: Sendable {
         errorDataHandler: @escaping @Sendable (Data?) -> Void = { _ in },
         progressHandler: (@Sendable (TransferProgress) -> Void)? = nil
     ) {
-        onTask = taskHandler
-        onResponse = responseHandler
-        onHTTPResponse = httpResponseHandler
-        self.dataHandler = dataHandler
-        self.errorHandler = errorHandler
-        self.serverErrorHandler = serverErrorHandler
-        self.errorDataHandler = errorDataHandler
-        self.progressHandler = progressHandler
+        box = Box(Handlers(
+            onTask: taskHandler,
+            onResponse: responseHandler,
+            onHTTPResponse: httpResponseHandler,
+            dataHandler: dataHandler,
+            errorHandler: errorHandler,
+            serverErrorHandler: serverErrorHandler,
+            errorDataHandler: errorDataHandler,
+            progressHandler: progressHandler
+        ))
     }
 
     /// A responder that runs this responder's handler, then `other`'s, for every event.
@@ -119,6 +152,31 @@ public struct NetworkResponder: Sendable {
 }
 
 extension NetworkResponder {
+    /// Every handler a responder holds.
+    private struct Handlers: Sendable {
+        var onTask: (@Sendable (NetworkTask) -> Void)?
+        var onResponse: (@Sendable (URLResponse?) -> Void)?
+        var onHTTPResponse: (@Sendable (HTTPURLResponse) -> Void)?
+        var dataHandler: @Sendable (Data) -> Void
+        var errorHandler: @Sendable (NetworkError) -> Void
+        var serverErrorHandler: @Sendable (NetworkError) -> Void
+        var errorDataHandler: @Sendable (Data?) -> Void
+        var progressHandler: (@Sendable (TransferProgress) -> Void)?
+        var metricsHandler: (@Sendable ([AttemptMetrics]) -> Void)?
+        var usesServerDecoder = false
+    }
+
+    /// The handlers behind one reference; immutable, so it is `Sendable` without a lock.
+    private final class Box: Sendable {
+        let handlers: Handlers
+
+        init(_ handlers: Handlers) {
+            self.handlers = handlers
+        }
+    }
+}
+
+extension NetworkResponder {
     /// Hands one outcome to the handlers in the documented order, with the call's `decoder` bound
     /// for decoding handlers that use it: the one dispatch path that production, mock and replay
     /// firing all share.
@@ -132,24 +190,26 @@ extension NetworkResponder {
 
     /// Hands one outcome to the handlers in the documented order.
     private func dispatch(_ outcome: AttemptOutcome) {
-        if let onResponse, outcome.error?.isUnsent != true {
+        // Read through the one reference: no copy of the handlers per firing.
+        let handlers = box
+        if let onResponse = handlers.handlers.onResponse, outcome.error?.isUnsent != true {
             onResponse(outcome.urlResponse)
         }
-        if let onHTTPResponse, let http = outcome.httpResponse {
+        if let onHTTPResponse = handlers.handlers.onHTTPResponse, let http = outcome.httpResponse {
             onHTTPResponse(http)
         }
-        if let metricsHandler, !outcome.metrics.isEmpty {
+        if let metricsHandler = handlers.handlers.metricsHandler, !outcome.metrics.isEmpty {
             metricsHandler(outcome.metrics)
         }
         switch outcome.result {
         case .success(let data):
-            dataHandler(data)
+            handlers.handlers.dataHandler(data)
         case .failure(let error) where error.statusCode != nil:
-            errorDataHandler(outcome.data)
-            serverErrorHandler(error)
+            handlers.handlers.errorDataHandler(outcome.data)
+            handlers.handlers.serverErrorHandler(error)
         case .failure(let error):
-            errorHandler(error)
-            errorDataHandler(outcome.data)
+            handlers.handlers.errorHandler(error)
+            handlers.handlers.errorDataHandler(outcome.data)
         }
     }
 }

@@ -202,11 +202,17 @@ final class Attempt: ResponseReceiver {
     }
 
     func finish(_ error: (any Error)?) {
-        let (head, body) = state.withLock { state in
-            // A streamed body went to the task; one kept for a pending decision waits for it.
-            (state.head, state.phase == .collecting ? state.body ?? (state.head == nil ? nil : Data()) : nil)
+        let failure = error.map(failure)
+        var outcome = state.withLock { state in
+            // A streamed body went to the task; one kept for a pending decision waits for it, with
+            // its head. Otherwise nothing reads them again: they move into the outcome.
+            guard state.phase != .awaitingDecision else {
+                return AttemptOutcome(request: request, head: state.head, error: failure)
+            }
+            let head = state.head.take()
+            let body = state.phase == .collecting ? state.body.take() ?? (head == nil ? nil : Data()) : nil
+            return AttemptOutcome(request: request, head: head, data: body, error: failure)
         }
-        var outcome = AttemptOutcome(request: request, head: head, data: body, error: error.map(failure))
         if let meter { outcome.metrics = [meter.withLock { $0.ended() }] }
         handOn(outcome)
     }

@@ -34,17 +34,17 @@ public final class NetworkTask: Sendable {
     private var bodyReceiver: (any ResponseReceiver)? { channel.bodyReceiver }
     /// Who hears about progress; `nil` when nobody asked.
     private let progress: ProgressReporter?
+    /// Whether the call reads its body as it arrives: read once, not through the channel each time.
+    let streamsBody: Bool
 
     /// A task that hands its one outcome to `channel` (a responder's decoding handlers use
     /// `decoder` unless they have their own); progress is throttled on `clock`.
     init(reportingTo channel: FiringFunction.Channel, decoder: JSONDecoder, clock: NetworkClock) {
         self.channel = channel
         self.decoder = decoder
+        streamsBody = channel.bodyReceiver != nil
         progress = channel.progress.map { ProgressReporter($0.handler, on: $0.queue, clock: clock) }
     }
-
-    /// Whether the call reads its body as it arrives.
-    var streamsBody: Bool { channel.bodyReceiver != nil }
 
     /// Whether anybody listens to progress.
     var reportsProgress: Bool { progress != nil }
@@ -103,7 +103,7 @@ public final class NetworkTask: Sendable {
             return state.cancellables
         }
         guard let cancellables else { return }
-        bodyReceiver?.finish(NetworkError.cancelled)
+        if streamsBody { bodyReceiver?.finish(NetworkError.cancelled) }
         deliver(AttemptOutcome(request: nil, error: .cancelled))
         cancellables.forEach { $0.cancel() }
     }
@@ -138,7 +138,7 @@ public final class NetworkTask: Sendable {
         }
         guard isFirst else { return false }
         if let progress, case .success = outcome.result { progress.complete() }
-        if let bodyReceiver { end(bodyReceiver, with: outcome) }
+        if streamsBody, let bodyReceiver { end(bodyReceiver, with: outcome) }
         deliver(outcome)
         return true
     }
@@ -154,7 +154,7 @@ public final class NetworkTask: Sendable {
 
     /// Hands the next chunk of a streamed body to the body receiver unless the task has finished.
     func receiveBody(_ chunk: Data) {
-        guard let bodyReceiver, !isFinished else { return }
+        guard streamsBody, let bodyReceiver, !isFinished else { return }
         bodyReceiver.receive(chunk)
     }
 

@@ -98,6 +98,30 @@ import SalvoTesting
         #expect(log.withLock { $0 } == ["first", "second"])
     }
 
+    /// The handlers sit behind one shared reference (a copy costs one retain): setting one on a copy
+    /// must still leave the original, and every other copy, as it was.
+    @Test func settingAHandlerOnACopyLeavesTheOriginalAsItWas() {
+        let log = Locked<[String]>([])
+        var original = NetworkResponder(dataHandler: { _ in log.withLock { $0.append("original data") } })
+        original.errorHandler = { _ in log.withLock { $0.append("original error") } }
+        var copy = original
+        copy.dataHandler = { _ in log.withLock { $0.append("copy data") } }
+        copy.progressHandler = { _ in }
+        let unchanged = original
+        original.metricsHandler = { _ in }
+
+        for responder in [original, unchanged, copy] {
+            NetCall(server: ServerConfig(host: "api.example.com"), endpoint: .get("/x"), responder: responder, callbackQueue: .immediate, firingFunction: .mock(status: 200)).fire()
+        }
+        copy.errorHandler(.cancelled)
+
+        #expect(log.withLock { $0 } == ["original data", "original data", "copy data", "original error"])
+        #expect(original.progressHandler == nil)
+        #expect(copy.progressHandler != nil)
+        #expect(original.metricsHandler != nil)
+        #expect(unchanged.metricsHandler == nil && copy.metricsHandler == nil)
+    }
+
     @Test func fireIsUsableThroughFireableAlone() async {
         let log = ResponderLog()
         let fireable: any Fireable = testCall(.get("/x"), session: ScriptedSession(.status(200)), log: log)
