@@ -28,27 +28,41 @@ extension NetCall {
 }
 
 extension NetCall {
-    /// Fires the call and returns its body as lines of text as they arrive (see ``ResponseLines``).
+    /// Fires the call and returns its body as lines of text as they arrive (see ``ResponseStream``).
+    ///
+    /// ```swift
+    /// for try await line in call.lines() {
+    ///     log.append(line)
+    /// }
+    /// ```
     ///
     /// - Parameter maximumLineLength: the longest line accepted, in bytes; 1 MiB by default.
-    public func lines(maximumLineLength: Int = 1 << 20) -> ResponseLines {
-        ResponseLines(bytes: bytes(), maximumLineLength: max(1, maximumLineLength))
+    public func lines(maximumLineLength: Int = 1 << 20) -> ResponseStream<String> {
+        ResponseStream(source: LineSource(body: bytes(), maximumLineLength: max(1, maximumLineLength)))
     }
 
     /// Fires the call and decodes its body as JSON Lines (NDJSON), one value per line, as they
-    /// arrive (see ``DecodedStream``).
+    /// arrive; blank lines are skipped (see ``ResponseStream``).
+    ///
+    /// - Parameters:
+    ///   - type: the type each line decodes to.
+    ///   - decoder: the decoder; the server's ``ServerConfig/decoder`` by default.
+    ///   - maximumLineLength: the longest line accepted, in bytes; 1 MiB by default.
     public func jsonLines<Value: Decodable>(
         of type: Value.Type = Value.self,
         decoder: JSONDecoder? = nil,
         maximumLineLength: Int = 1 << 20
-    ) -> DecodedStream<Value> {
-        DecodedStream(lines: lines(maximumLineLength: maximumLineLength), decoder: decoder ?? server.decoder)
+    ) -> ResponseStream<Value> {
+        let lines = LineSource(body: bytes(), maximumLineLength: max(1, maximumLineLength))
+        return ResponseStream(source: DecodingSource<_, Value>(upstream: lines, decoder: decoder ?? server.decoder) { line in
+            line.allSatisfy { $0 == " " || $0 == "\t" } ? nil : Data(line.utf8)
+        })
     }
 }
 
 extension NetCall {
     /// Reads the call as a Server-Sent Events stream that reconnects when its connection ends,
-    /// as a browser's `EventSource` does (see ``ServerSentEvents``).
+    /// as a browser's `EventSource` does (see ``ResponseStream``).
     ///
     /// ```swift
     /// for try await event in call.events(resumingAfter: savedEventID) {
@@ -68,17 +82,16 @@ extension NetCall {
         resumingAfter lastEventID: String? = nil,
         reconnection: ReconnectionPolicy = .standard,
         maximumLineLength: Int = 1 << 20
-    ) -> ServerSentEvents {
-        ServerSentEvents(
-            call: self,
-            initialEventID: lastEventID ?? endpoint.headers["Last-Event-ID"] ?? "",
-            reconnection: reconnection,
-            maximumLineLength: maximumLineLength
-        )
+    ) -> ResponseStream<ServerSentEvent> {
+        ResponseStream(source: eventStream(resumingAfter: lastEventID, reconnection: reconnection, maximumLineLength: maximumLineLength))
     }
 
-    /// Reads the call as a Server-Sent Events stream and decodes each event's data as JSON (see
-    /// ``DecodedStream``).
+    /// Reads the call as a Server-Sent Events stream and decodes each event's data as JSON,
+    /// whatever its `event:` type (see ``ResponseStream``).
+    ///
+    /// A stream that mixes types is better read with
+    /// ``events(resumingAfter:reconnection:maximumLineLength:)`` and
+    /// ``ServerSentEvent/decode(_:using:)`` per type.
     ///
     /// - Parameters:
     ///   - type: the type each event's data decodes to.
@@ -92,10 +105,18 @@ extension NetCall {
         resumingAfter lastEventID: String? = nil,
         reconnection: ReconnectionPolicy = .standard,
         maximumLineLength: Int = 1 << 20
-    ) -> DecodedStream<Value> {
-        DecodedStream(
-            events: events(resumingAfter: lastEventID, reconnection: reconnection, maximumLineLength: maximumLineLength),
-            decoder: decoder ?? server.decoder
+    ) -> ResponseStream<Value> {
+        let events = eventStream(resumingAfter: lastEventID, reconnection: reconnection, maximumLineLength: maximumLineLength)
+        return ResponseStream(source: DecodingSource<_, Value>(upstream: events, decoder: decoder ?? server.decoder) { Data($0.data.utf8) })
+    }
+
+    /// The settings of a Server-Sent Events stream of this call.
+    private func eventStream(resumingAfter lastEventID: String?, reconnection: ReconnectionPolicy, maximumLineLength: Int) -> ServerSentEvents {
+        ServerSentEvents(
+            call: self,
+            initialEventID: lastEventID ?? endpoint.headers["Last-Event-ID"] ?? "",
+            reconnection: reconnection,
+            maximumLineLength: maximumLineLength
         )
     }
 }

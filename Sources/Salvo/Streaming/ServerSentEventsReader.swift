@@ -6,7 +6,7 @@ import FoundationNetworking
 extension ServerSentEvents {
     /// One iteration of a stream: connects, reads and parses each connection's body, waits and
     /// reconnects, and hands out what happened in order. Comments and states only when asked for.
-    struct Reader {
+    struct Reader: StreamReader {
         private let stream: ServerSentEvents
         private let reportsActivity: Bool
         private var parser: ServerSentEventParser
@@ -14,7 +14,7 @@ extension ServerSentEvents {
         private var body: ResponseBytes.Iterator?
         /// Drops the current connection when it stays silent past the idle timeout.
         private var idleWatch: IdleWatch?
-        private var pending: [Activity] = []
+        private var pending: [EventStreamActivity] = []
         private var nextPending = 0
         /// Connections in a row that ended in a transport error before an event arrived on them.
         private var failures = 0
@@ -26,9 +26,9 @@ extension ServerSentEvents {
         private var hasEventOnConnection = false
         /// Whether the body of the current connection has ended, so the next one must wait first.
         private var mustWaitBeforeConnecting = false
-        /// The wait already announced as ``ConnectionState/waitingToReconnect(seconds:)``, still to be waited.
+        /// The wait already announced as ``EventStreamState/waitingToReconnect(seconds:)``, still to be waited.
         private var announcedWait: TimeInterval?
-        /// Whether ``ConnectionState/connecting`` was handed out for the connection about to fire.
+        /// Whether ``EventStreamState/connecting`` was handed out for the connection about to fire.
         private var hasAnnouncedConnecting = false
         private var isFinished = false
 
@@ -44,7 +44,7 @@ extension ServerSentEvents {
         private var policy: ReconnectionPolicy { stream.reconnection }
 
         /// The next thing that happened, `nil` once the stream has ended; throws why it failed.
-        mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> Activity? {
+        mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> EventStreamActivity? {
             while nextPending == pending.count {
                 guard !isFinished else { return nil }
                 pending = []
@@ -93,7 +93,7 @@ extension ServerSentEvents {
         /// Queues `events` with `comments` put back between them where they came.
         private mutating func report(_ events: [ServerSentEvent], comments: [(position: Int, text: String)]) {
             guard !comments.isEmpty else {
-                pending = events.map(Activity.event)
+                pending = events.map(EventStreamActivity.event)
                 return
             }
             var comments = comments[...]
@@ -104,7 +104,7 @@ extension ServerSentEvents {
                 }
                 pending.append(.event(event))
             }
-            pending += comments.map { Activity.comment($0.text) }
+            pending += comments.map { EventStreamActivity.comment($0.text) }
         }
 
         /// Ends the current connection, deciding whether the stream reconnects.
