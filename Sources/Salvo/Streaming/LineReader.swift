@@ -38,11 +38,11 @@ struct LineReader<Chunks: StreamReader<Data>>: StreamReader {
 /// A body read as lines: each iteration reads the chunks of one firing, which fired when the
 /// stream was made, so a second iteration finds them taken.
 struct LineSource: StreamSource {
-    let body: ResponseBytes
+    let body: BodySource
     /// The longest line accepted, in bytes.
     let maximumLineLength: Int
 
-    func makeReader() -> LineReader<ResponseBytes.Iterator> {
-        LineReader(chunks: body.makeAsyncIterator(), maximumLineLength: maximumLineLength)
+    func makeReader() -> LineReader<ChunkReader> {
+        LineReader(chunks: body.makeReader(), maximumLineLength: maximumLineLength)
     }
 }

@@ -12,11 +12,20 @@ extension NetCall {
     /// }
     /// ```
     ///
-    /// The call goes through its firing function and actions as always: mock, replay and
-    /// recording firing stream too, and actions decide on the head before the first chunk (see
-    /// ``ResponseBytes``). The call's own responder and callback queue are not used.
-    public func bytes() -> ResponseBytes {
-        ResponseBytes(stream: fireStreaming(BodyBuffer()))
+    /// The call fires now and goes through its firing function and actions as always: mock,
+    /// replay and recording firing stream too, and actions decide on the head
+    /// (``ResponseStream/head``) before the first chunk: a status outside 200–299 (or one an
+    /// action refuses) throws before any chunk, with its body in the error. Memory is bounded: at
+    /// most 4 MiB waits in memory for a slow reader, the rest in a temporary file (see
+    /// Docs/Streaming.md). Breaking out of the loop, cancelling the enclosing task or dropping the
+    /// stream cancels the call. The call's own responder and callback queue are not used.
+    public func bytes() -> ResponseStream<Data> {
+        ResponseStream(source: body())
+    }
+
+    /// Fires the call with its body going to a stream.
+    private func body() -> BodySource {
+        BodySource(stream: fireStreaming(BodyBuffer()))
     }
 
     /// Fires the call with `buffer` taking the body as it arrives, and nobody else the outcome.
@@ -38,7 +47,7 @@ extension NetCall {
     ///
     /// - Parameter maximumLineLength: the longest line accepted, in bytes; 1 MiB by default.
     public func lines(maximumLineLength: Int = 1 << 20) -> ResponseStream<String> {
-        ResponseStream(source: LineSource(body: bytes(), maximumLineLength: max(1, maximumLineLength)))
+        ResponseStream(source: LineSource(body: body(), maximumLineLength: max(1, maximumLineLength)))
     }
 
     /// Fires the call and decodes its body as JSON Lines (NDJSON), one value per line, as they
@@ -53,7 +62,7 @@ extension NetCall {
         decoder: JSONDecoder? = nil,
         maximumLineLength: Int = 1 << 20
     ) -> ResponseStream<Value> {
-        let lines = LineSource(body: bytes(), maximumLineLength: max(1, maximumLineLength))
+        let lines = LineSource(body: body(), maximumLineLength: max(1, maximumLineLength))
         return ResponseStream(source: DecodingSource<_, Value>(upstream: lines, decoder: decoder ?? server.decoder) { line in
             line.allSatisfy { $0 == " " || $0 == "\t" } ? nil : Data(line.utf8)
         })
@@ -80,7 +89,7 @@ extension NetCall {
     ///     data may hold 8 times that.
     public func events(
         resumingAfter lastEventID: String? = nil,
-        reconnection: ReconnectionPolicy = .standard,
+        reconnection: ReconnectionPolicy = ReconnectionPolicy(),
         maximumLineLength: Int = 1 << 20
     ) -> ResponseStream<ServerSentEvent> {
         ResponseStream(source: eventStream(resumingAfter: lastEventID, reconnection: reconnection, maximumLineLength: maximumLineLength))
@@ -103,7 +112,7 @@ extension NetCall {
         decoding type: Value.Type,
         decoder: JSONDecoder? = nil,
         resumingAfter lastEventID: String? = nil,
-        reconnection: ReconnectionPolicy = .standard,
+        reconnection: ReconnectionPolicy = ReconnectionPolicy(),
         maximumLineLength: Int = 1 << 20
     ) -> ResponseStream<Value> {
         let events = eventStream(resumingAfter: lastEventID, reconnection: reconnection, maximumLineLength: maximumLineLength)

@@ -1,9 +1,10 @@
 import Foundation
 
-/// What a call's body becomes as it arrives: an `AsyncSequence` of lines, decoded values,
-/// Server-Sent Events or a stream's activity, read once per iteration.
+/// A call's body as it arrives: an `AsyncSequence` of chunks, lines, decoded values,
+/// Server-Sent Events or a stream's activity.
 ///
 /// ```swift
+/// for try await chunk in call.bytes() { file.write(chunk) }                       // ResponseStream<Data>
 /// for try await line in call.lines() { log.append(line) }                       // ResponseStream<String>
 /// for try await update in call.jsonLines(of: PriceUpdate.self) { apply(update) } // ResponseStream<PriceUpdate>
 /// for try await event in call.events() { show(event.data) }                     // ResponseStream<ServerSentEvent>
@@ -12,9 +13,11 @@ import Foundation
 ///
 /// What makes the stream decides how it fires and ends:
 ///
+/// - ``NetCall/bytes()`` fires the call when the stream is made and hands out its body's chunks;
+///   ``head`` is the response head as soon as it arrives.
 /// - ``NetCall/lines(maximumLineLength:)`` and ``NetCall/jsonLines(of:decoder:maximumLineLength:)``
 ///   read one firing's body, which fires when the stream is made; firing, actions and
-///   cancellation are those of ``ResponseBytes``. Lines end at LF, CR or CRLF and come without
+///   cancellation are those of ``NetCall/bytes()``. Lines end at LF, CR or CRLF and come without
 ///   their terminator; a last line without one is still delivered; invalid UTF-8 becomes U+FFFD.
 ///   A line longer than `maximumLineLength` (1 MiB unless you pass another) ends the stream with
 ///   ``NetworkError/unacceptableResponse(_:)``, so a server that never sends a line break cannot
@@ -89,4 +92,3 @@ protocol StreamReader<Element> {
     mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> Element?
 }
 
-extension ResponseBytes.Iterator: StreamReader {}

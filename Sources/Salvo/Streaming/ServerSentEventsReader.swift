@@ -11,7 +11,7 @@ extension ServerSentEvents {
         private let reportsActivity: Bool
         private var parser: ServerSentEventParser
         /// The current connection's body; `nil` before the first and between connections.
-        private var body: ResponseBytes.Iterator?
+        private var body: ChunkReader?
         /// Drops the current connection when it stays silent past the idle timeout.
         private var idleWatch: IdleWatch?
         private var pending: [EventStreamActivity] = []
@@ -174,11 +174,11 @@ extension ServerSentEvents {
                 return
             }
             hasAnnouncedConnecting = false
-            let bytes = stream.connectionCall(lastEventID: parser.lastEventID).bytes()
-            idleWatch = policy.idleTimeout.map { IdleWatch(timeout: $0, clock: policy.clock, buffer: bytes.stream.buffer) }
+            let connection = stream.connectionCall(lastEventID: parser.lastEventID).fireStreaming(BodyBuffer())
+            idleWatch = policy.idleTimeout.map { IdleWatch(timeout: $0, clock: policy.clock, buffer: connection.buffer) }
             let head: ResponseHead
             do throws(NetworkError) {
-                head = try await bytes.head
+                head = try await connection.buffer.head()
             } catch {
                 try end(droppedBy: error)
                 return
@@ -190,10 +190,10 @@ extension ServerSentEvents {
             }
             guard Self.isEventStream(head) else {
                 idleWatch = nil
-                throw await Self.refusal(of: head, body: bytes)
+                throw await Self.refusal(of: head, body: connection)
             }
             openedAt = policy.clock.now()
-            body = bytes.makeAsyncIterator()
+            body = ChunkReader(stream: connection)
             if reportsActivity { pending.append(.state(.open)) }
         }
 
@@ -208,7 +208,7 @@ extension ServerSentEvents {
         private static let refusedBodyWait: TimeInterval = 0.25
 
         /// The error for a 2xx answer that is not an event stream, with the start of its body.
-        private static func refusal(of head: ResponseHead, body: ResponseBytes) async -> NetworkError {
+        private static func refusal(of head: ResponseHead, body: StreamHandle) async -> NetworkError {
             let type = head.headers["Content-Type"].map { "Content-Type \"\($0)\"" } ?? "no Content-Type"
             return .unacceptableResponse(ResponseProblem(
                 "a Server-Sent Events stream must be text/event-stream, and this \(head.statusCode) answer has \(type); "
@@ -222,12 +222,12 @@ extension ServerSentEvents {
 
         /// The start of `body`: what arrives until it ends, fills the preview, or
         /// ``refusedBodyWait`` has passed; then the connection is cancelled.
-        private static func preview(of body: ResponseBytes) async -> Data {
+        private static func preview(of body: StreamHandle) async -> Data {
             let preview = Locked(Data())
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     do {
-                        for try await chunk in body {
+                        for try await chunk in ResponseStream(source: BodySource(stream: body)) {
                             let isFull = preview.withLock { preview in
                                 preview.append(chunk.prefix(refusedBodyPreview - preview.count))
                                 return preview.count >= refusedBodyPreview
@@ -245,7 +245,7 @@ extension ServerSentEvents {
                 await group.next()
                 group.cancelAll()
             }
-            body.stream.buffer.cancel()
+            body.buffer.cancel()
             return preview.withLock { $0 }
         }
     }
