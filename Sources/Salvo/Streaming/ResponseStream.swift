@@ -5,10 +5,10 @@ import Foundation
 ///
 /// ```swift
 /// for try await chunk in call.bytes() { file.write(chunk) }                       // ResponseStream<Data>
-/// for try await line in call.lines() { log.append(line) }                       // ResponseStream<String>
-/// for try await update in call.jsonLines(of: PriceUpdate.self) { apply(update) } // ResponseStream<PriceUpdate>
-/// for try await event in call.events() { show(event.data) }                     // ResponseStream<ServerSentEvent>
-/// for try await tick in call.events(decoding: Tick.self) { chart.append(tick) }  // ResponseStream<Tick>
+/// for try await line in call.lines() { log.append(line) }                         // ResponseStream<String>
+/// for try await update in call.jsonLines(of: PriceUpdate.self) { apply(update) }  // ResponseStream<PriceUpdate>
+/// for try await event in call.events() { show(event.data) }                       // ResponseStream<ServerSentEvent>
+/// for try await tick in call.events(decoding: Tick.self) { chart.append(tick) }   // ResponseStream<Tick>
 /// ```
 ///
 /// What makes the stream decides how it fires and ends:
