@@ -62,7 +62,7 @@ public struct CatalogAPI: Sendable {
 
     /// Live changes to the catalogue (stock and prices) as Server-Sent Events, five of them,
     /// decoded as ``CatalogUpdate``s; read with `for try await update in api.liveUpdates()`.
-    public func liveUpdates() -> DecodedStream<CatalogUpdate> {
+    public func liveUpdates() -> ResponseStream<CatalogUpdate> {
         let updates = NetCall(server: environment.server, endpoint: .get("/updates", query: ["count": "5"]), firingFunction: environment.firing)
         // The feed ends after its fifth update; reconnecting would ask for more than was recorded.
         return updates.events(decoding: CatalogUpdate.self, reconnection: .never)

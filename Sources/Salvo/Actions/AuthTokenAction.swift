@@ -37,41 +37,25 @@ public struct AuthTokenAction: NetworkAction {
     private let pinnedOrigin: Origin?
     private let token: @Sendable () async throws -> String?
 
-    /// An action adding the provider's token to authenticated requests to the server each call is fired at.
+    /// An action adding the provider's token to authenticated requests: to the server each call
+    /// is fired at or, given a `server`, to that server only, whatever server a call lists it on
+    /// (for a token that belongs to one fixed host).
     ///
     /// - Parameters:
+    ///   - server: the only server that receives the token (its scheme, host and port); `nil`
+    ///     for the server of each call.
     ///   - headerName: the header to set, e.g. `"X-Api-Key"`.
     ///   - scheme: the prefix before the token, e.g. `"Token"`; `""` for none.
     ///   - token: returns the current token, or `nil` when there is none; throwing fails the call.
     public init(
+        for server: ServerConfig? = nil,
         headerName: String = "Authorization",
         scheme: String = "Bearer",
         token: @escaping @Sendable () async throws -> String?
     ) {
-        self.init(pinnedTo: nil, headerName: headerName, scheme: scheme, token: token)
-    }
-
-    /// An action adding the provider's token to authenticated requests to `server` only, whatever
-    /// server a call lists it on; for a token that belongs to one fixed host.
-    ///
-    /// - Parameters:
-    ///   - server: the only server that receives the token (its scheme, host and port).
-    ///   - headerName: the header to set, e.g. `"X-Api-Key"`.
-    ///   - scheme: the prefix before the token, e.g. `"Token"`; `""` for none.
-    ///   - token: returns the current token, or `nil` when there is none; throwing fails the call.
-    public init(
-        for server: ServerConfig,
-        headerName: String = "Authorization",
-        scheme: String = "Bearer",
-        token: @escaping @Sendable () async throws -> String?
-    ) {
-        self.init(pinnedTo: Origin(scheme: server.scheme, host: server.host, port: server.port), headerName: headerName, scheme: scheme, token: token)
-    }
-
-    private init(pinnedTo origin: Origin?, headerName: String, scheme: String, token: @escaping @Sendable () async throws -> String?) {
         self.headerName = headerName
         self.scheme = scheme
-        self.pinnedOrigin = origin
+        pinnedOrigin = server.map { Origin(scheme: $0.scheme, host: $0.host, port: $0.port) }
         self.token = token
     }
 

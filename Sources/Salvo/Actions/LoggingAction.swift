@@ -64,7 +64,7 @@ public struct LoggingAction: NetworkAction {
     }
 
     /// Writes a message and a newline to standard error: the default sink.
-    public static let standardError: @Sendable (String) -> Void = { message in
+    @usableFromInline static let standardError: @Sendable (String) -> Void = { message in
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 

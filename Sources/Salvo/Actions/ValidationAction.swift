@@ -94,12 +94,8 @@ public struct ValidationAction: NetworkAction {
     }
 }
 
-extension ValidationAction: Equatable {
-    /// Equal when they accept the same statuses and content types.
-    public static func == (lhs: ValidationAction, rhs: ValidationAction) -> Bool {
-        lhs.statusCodes == rhs.statusCodes && lhs.contentTypes == rhs.contentTypes
-    }
-}
+/// Equal when they accept the same statuses and content types.
+extension ValidationAction: Equatable {}
 
 /// A media type without parameters, lowercased: `type/subtype`, where either may be `*` and a
 /// subtype may be a `*+suffix` pattern.

@@ -6,7 +6,7 @@ import FoundationNetworking
 /// Which header fields, query items and body fields hold secrets, and how to hide them before
 /// anything is written to disk or a log.
 ///
-/// One value serves the logging action, cURL output and recorded fixtures. ``queryKeys`` name
+/// One value serves the logging action, cURL output and recorded fixtures. Its query keys name
 /// both query items and body fields: form fields, and JSON fields at any depth. Names compare
 /// case-insensitively (header names by HTTP rules; keys too, because hiding a `Token` that was
 /// meant to be `token` is the safe mistake). A hidden value becomes `<redacted>`; the name
@@ -21,9 +21,9 @@ public struct Redaction: Sendable, Hashable {
     static let placeholder = "<redacted>"
 
     /// Header names whose values are hidden, lowercased.
-    public let headers: Set<String>
+    let headers: Set<String>
     /// Query item and body field names whose values are hidden, lowercased.
-    public let queryKeys: Set<String>
+    let queryKeys: Set<String>
 
     /// A redaction hiding the given header fields and query items (names in any case).
     public init(headers: Set<String> = [], queryKeys: Set<String> = []) {

@@ -37,7 +37,7 @@ public struct APIError<Body>: Error, @unchecked Sendable {
     public let body: Body?
 
     /// An API error from its parts.
-    public init(error: NetworkError, body: Body?) {
+    @_spi(Transport) public init(error: NetworkError, body: Body?) {
         self.error = error
         self.body = body
     }
@@ -50,14 +50,9 @@ extension APIError: LocalizedError {
 }
 
 extension APIError: CustomStringConvertible {
-    /// The underlying error's full description (URL, status, body; secrets redacted), for logs
-    /// and test failures.
+    /// The underlying error's full description (URL, status, body; secrets redacted), for logs,
+    /// test failures, `debugPrint` and `String(reflecting:)`.
     public var description: String { error.description }
-}
-
-extension APIError: CustomDebugStringConvertible {
-    /// The same as ``description``.
-    public var debugDescription: String { error.debugDescription }
 }
 
 extension APIError: NetworkErrorCarrier {

@@ -108,14 +108,9 @@ extension NetworkError: LocalizedError {
 }
 
 extension NetworkError: CustomStringConvertible {
-    /// The same sentences as `localizedDescription`, secrets redacted.
+    /// The same sentences as `localizedDescription`, secrets redacted; `debugPrint` and
+    /// `String(reflecting:)` show them too, so they show no more secrets than a log line.
     public var description: String { errorDescription ?? "NetworkError" }
-}
-
-extension NetworkError: CustomDebugStringConvertible {
-    /// The same sentences as ``description``, so `debugPrint` and `String(reflecting:)` show no
-    /// more secrets than a log line.
-    public var debugDescription: String { description }
 }
 
 /// What a `DecodingError` means, in a phrase a person can act on.

@@ -117,7 +117,7 @@ extension NetworkError {
     ///
     /// - Parameter error: the error to classify; a `NetworkError` is returned unchanged.
     /// - Returns: `.cancelled` for cancellation, `.transport` for URL errors, `.transport(URLError(.unknown))` otherwise.
-    public init(_ error: any Error) {
+    @_spi(Transport) public init(_ error: any Error) {
         if let networkError = error as? NetworkError {
             self = networkError
         } else if let carrier = error as? any NetworkErrorCarrier {

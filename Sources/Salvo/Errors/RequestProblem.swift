@@ -31,7 +31,7 @@ public struct RequestProblem: Sendable, Hashable, CustomStringConvertible {
     public let reason: String
 
     /// Describes a problem with one part of a request.
-    public init(_ part: Part, _ reason: String) {
+    @_spi(Transport) public init(_ part: Part, _ reason: String) {
         self.part = part
         self.reason = reason
     }

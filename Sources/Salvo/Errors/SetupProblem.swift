@@ -33,7 +33,7 @@ public struct SetupProblem: Sendable, Hashable, CustomStringConvertible {
     public let reason: String
 
     /// Describes why one piece of the setup could not answer.
-    public init(_ part: Part, _ reason: String) {
+    @_spi(Transport) public init(_ part: Part, _ reason: String) {
         self.part = part
         self.reason = reason
     }

@@ -2,7 +2,7 @@ import Foundation
 
 extension Endpoint {
     /// This endpoint with `items` appended to its query.
-    public func adding(query items: [URLQueryItem]) -> Endpoint {
+    func adding(query items: [URLQueryItem]) -> Endpoint {
         var copy = self
         copy.query += items
         return copy

@@ -53,7 +53,7 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
     }
 
     /// Whether the path has no segments.
-    public var isEmpty: Bool { percentEncoded.isEmpty }
+    var isEmpty: Bool { percentEncoded.isEmpty }
 
     /// The path with a leading `/`, percent-encoded.
     public var description: String { "/" + percentEncoded }

@@ -21,7 +21,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         public let value: String
 
         /// A field named `name` with `value`.
-        public init(name: String, value: String) {
+        @_spi(Transport) public init(name: String, value: String) {
             self.name = name
             self.value = value
         }
@@ -30,8 +30,8 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     /// The fields in the order they were first set.
     public private(set) var fields: [Field] = []
 
-    /// No fields.
-    public init() {}
+    /// No fields; `[:]` outside Salvo.
+    init() {}
 
     /// Fields from `(name, value)` pairs, later pairs replacing earlier ones with the same name.
     public init<S: Sequence>(_ pairs: S) where S.Element == (String, String) {
@@ -67,10 +67,10 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     }
 
     /// Whether a field named `name` (any case) is present.
-    public func contains(_ name: String) -> Bool { index(of: name) != nil }
+    func contains(_ name: String) -> Bool { index(of: name) != nil }
 
     /// These fields with `other`'s fields set on top: `other` wins on a shared name.
-    public func merging(_ other: HTTPHeaders) -> HTTPHeaders {
+    func merging(_ other: HTTPHeaders) -> HTTPHeaders {
         if other.isEmpty { return self }
         if isEmpty { return other }
         var merged = self
@@ -79,7 +79,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     }
 
     /// Whether there are no fields.
-    public var isEmpty: Bool { fields.isEmpty }
+    var isEmpty: Bool { fields.isEmpty }
 
     /// The fields as a dictionary, for APIs that want one.
     package var dictionary: [String: String] {

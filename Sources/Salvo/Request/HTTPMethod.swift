@@ -4,23 +4,18 @@
 /// let purge = HTTPMethod("PURGE")
 /// let endpoint = Endpoint(method: .patch, path: "/users/42")
 /// ```
-public struct HTTPMethod: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct HTTPMethod: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The method's name as sent on the wire, e.g. `"GET"`.
     public let rawValue: String
 
     /// A method with the given name; names are case-sensitive on the wire and kept as given.
-    public init(rawValue: String) {
-        self.rawValue = rawValue
-    }
-
-    /// A method with the given name.
     public init(_ name: String) {
-        self.init(rawValue: name)
+        rawValue = name
     }
 
     /// A method from a string literal: `let method: HTTPMethod = "PROPFIND"`.
     public init(stringLiteral value: String) {
-        self.init(rawValue: value)
+        self.init(value)
     }
 
     /// The method's name.
@@ -42,8 +37,6 @@ public struct HTTPMethod: RawRepresentable, Sendable, Hashable, ExpressibleByStr
     public static let options = HTTPMethod("OPTIONS")
     /// `TRACE`
     public static let trace = HTTPMethod("TRACE")
-    /// `CONNECT`
-    public static let connect = HTTPMethod("CONNECT")
 
     /// The methods whose requests have the same effect sent twice as once (RFC 9110 §9.2.2):
     /// `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE`. Retries and reconnections default to them.

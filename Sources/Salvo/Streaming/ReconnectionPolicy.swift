@@ -67,7 +67,8 @@ public struct ReconnectionPolicy: Sendable {
     var randomFraction: @Sendable () -> Double = { Double.random(in: 0..<1) }
 
     /// A reconnection policy; every parameter has the default a browser's `EventSource` would use,
-    /// with the backoff the standard allows.
+    /// with the backoff the standard allows: 3 s until the server says otherwise, backing off up
+    /// to 30 s, at most 5 failures in a row, idempotent methods only, no idle timeout.
     ///
     /// - Parameters:
     ///   - delay: seconds to wait before reconnecting until the server sends `retry:`.
@@ -97,10 +98,6 @@ public struct ReconnectionPolicy: Sendable {
         self.methods = methods
         self.clock = clock
     }
-
-    /// The browser's defaults: 3 s until the server says otherwise, backing off up to 30 s, at
-    /// most 5 failures in a row, idempotent methods only, no idle timeout.
-    public static var standard: ReconnectionPolicy { ReconnectionPolicy() }
 
     /// Never reconnects: the stream ends with its body, and throws when the connection drops.
     public static var never: ReconnectionPolicy { ReconnectionPolicy(maximumFailures: 0, methods: []) }

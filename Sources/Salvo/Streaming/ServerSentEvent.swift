@@ -29,7 +29,11 @@ public struct ServerSentEvent: Sendable {
     private var retrySeconds: TimeInterval
     /// The decoder of the server whose stream delivered the event, for ``decode(_:using:)``;
     /// `nil` for an event made or parsed by hand. Not part of the event's value.
-    var serverDecoder: JSONDecoder?
+    var serverDecoder: JSONDecoder? {
+        get { parsing.decoder }
+        set { parsing.decoder = newValue }
+    }
+    private var parsing = ParsingDecoder()
 
     /// An event with the given fields; parsers build them, tests and canned streams do too.
     ///
@@ -69,20 +73,16 @@ public struct ServerSentEvent: Sendable {
     }
 }
 
-extension ServerSentEvent: Equatable {
-    /// Whether both events have the same type, data, ID and retry time; the decoder they carry
-    /// is not part of their value.
-    public static func == (lhs: ServerSentEvent, rhs: ServerSentEvent) -> Bool {
-        lhs.event == rhs.event && lhs.data == rhs.data && lhs.id == rhs.id && lhs.retrySeconds == rhs.retrySeconds
-    }
-}
+/// Equal when both events have the same type, data, ID and retry time; the decoder they carry
+/// is not part of their value.
+extension ServerSentEvent: Hashable {}
 
-extension ServerSentEvent: Hashable {
-    /// Hashes the type, data, ID and retry time.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(event)
-        hasher.combine(data)
-        hasher.combine(id)
-        hasher.combine(retrySeconds)
-    }
+/// The decoder an event's `decode(_:using:)` uses unless given one, as a field that every
+/// instance equals, so that it is not part of the event's value.
+struct ParsingDecoder: Sendable, Hashable {
+    var decoder: JSONDecoder?
+
+    static func == (lhs: ParsingDecoder, rhs: ParsingDecoder) -> Bool { true }
+
+    func hash(into hasher: inout Hasher) {}
 }

@@ -80,7 +80,7 @@ import Foundation
     }
 
     /// The decoder the events it parses use for `decode(_:)` unless given one: the server's, set
-    /// by ``ServerSentEvents``; `nil` (a parser used on its own) means a plain `JSONDecoder`.
+    /// by the event stream's reader; `nil` (a parser used on its own) means a plain `JSONDecoder`.
     var serverDecoder: JSONDecoder? {
         get { buffers.serverDecoder }
         set { buffers.serverDecoder = newValue }

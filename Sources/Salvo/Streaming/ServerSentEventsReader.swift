@@ -6,15 +6,15 @@ import FoundationNetworking
 extension ServerSentEvents {
     /// One iteration of a stream: connects, reads and parses each connection's body, waits and
     /// reconnects, and hands out what happened in order. Comments and states only when asked for.
-    struct Reader {
+    struct Reader: StreamReader {
         private let stream: ServerSentEvents
         private let reportsActivity: Bool
         private var parser: ServerSentEventParser
         /// The current connection's body; `nil` before the first and between connections.
-        private var body: ResponseBytes.Iterator?
+        private var body: ChunkReader?
         /// Drops the current connection when it stays silent past the idle timeout.
         private var idleWatch: IdleWatch?
-        private var pending: [Activity] = []
+        private var pending: [EventStreamActivity] = []
         private var nextPending = 0
         /// Connections in a row that ended in a transport error before an event arrived on them.
         private var failures = 0
@@ -26,9 +26,9 @@ extension ServerSentEvents {
         private var hasEventOnConnection = false
         /// Whether the body of the current connection has ended, so the next one must wait first.
         private var mustWaitBeforeConnecting = false
-        /// The wait already announced as ``ConnectionState/waitingToReconnect(seconds:)``, still to be waited.
+        /// The wait already announced as ``EventStreamState/waitingToReconnect(seconds:)``, still to be waited.
         private var announcedWait: TimeInterval?
-        /// Whether ``ConnectionState/connecting`` was handed out for the connection about to fire.
+        /// Whether ``EventStreamState/connecting`` was handed out for the connection about to fire.
         private var hasAnnouncedConnecting = false
         private var isFinished = false
 
@@ -44,7 +44,7 @@ extension ServerSentEvents {
         private var policy: ReconnectionPolicy { stream.reconnection }
 
         /// The next thing that happened, `nil` once the stream has ended; throws why it failed.
-        mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> Activity? {
+        mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> EventStreamActivity? {
             while nextPending == pending.count {
                 guard !isFinished else { return nil }
                 pending = []
@@ -93,7 +93,7 @@ extension ServerSentEvents {
         /// Queues `events` with `comments` put back between them where they came.
         private mutating func report(_ events: [ServerSentEvent], comments: [(position: Int, text: String)]) {
             guard !comments.isEmpty else {
-                pending = events.map(Activity.event)
+                pending = events.map(EventStreamActivity.event)
                 return
             }
             var comments = comments[...]
@@ -104,7 +104,7 @@ extension ServerSentEvents {
                 }
                 pending.append(.event(event))
             }
-            pending += comments.map { Activity.comment($0.text) }
+            pending += comments.map { EventStreamActivity.comment($0.text) }
         }
 
         /// Ends the current connection, deciding whether the stream reconnects.
@@ -174,11 +174,11 @@ extension ServerSentEvents {
                 return
             }
             hasAnnouncedConnecting = false
-            let bytes = stream.connectionCall(lastEventID: parser.lastEventID).bytes()
-            idleWatch = policy.idleTimeout.map { IdleWatch(timeout: $0, clock: policy.clock, buffer: bytes.stream.buffer) }
+            let connection = stream.connectionCall(lastEventID: parser.lastEventID).fireStreaming(BodyBuffer())
+            idleWatch = policy.idleTimeout.map { IdleWatch(timeout: $0, clock: policy.clock, buffer: connection.buffer) }
             let head: ResponseHead
             do throws(NetworkError) {
-                head = try await bytes.head
+                head = try await connection.buffer.head()
             } catch {
                 try end(droppedBy: error)
                 return
@@ -190,10 +190,10 @@ extension ServerSentEvents {
             }
             guard Self.isEventStream(head) else {
                 idleWatch = nil
-                throw await Self.refusal(of: head, body: bytes)
+                throw await Self.refusal(of: head, body: connection)
             }
             openedAt = policy.clock.now()
-            body = bytes.makeAsyncIterator()
+            body = ChunkReader(stream: connection)
             if reportsActivity { pending.append(.state(.open)) }
         }
 
@@ -208,7 +208,7 @@ extension ServerSentEvents {
         private static let refusedBodyWait: TimeInterval = 0.25
 
         /// The error for a 2xx answer that is not an event stream, with the start of its body.
-        private static func refusal(of head: ResponseHead, body: ResponseBytes) async -> NetworkError {
+        private static func refusal(of head: ResponseHead, body: StreamHandle) async -> NetworkError {
             let type = head.headers["Content-Type"].map { "Content-Type \"\($0)\"" } ?? "no Content-Type"
             return .unacceptableResponse(ResponseProblem(
                 "a Server-Sent Events stream must be text/event-stream, and this \(head.statusCode) answer has \(type); "
@@ -222,12 +222,12 @@ extension ServerSentEvents {
 
         /// The start of `body`: what arrives until it ends, fills the preview, or
         /// ``refusedBodyWait`` has passed; then the connection is cancelled.
-        private static func preview(of body: ResponseBytes) async -> Data {
+        private static func preview(of body: StreamHandle) async -> Data {
             let preview = Locked(Data())
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     do {
-                        for try await chunk in body {
+                        for try await chunk in ResponseStream(source: BodySource(stream: body)) {
                             let isFull = preview.withLock { preview in
                                 preview.append(chunk.prefix(refusedBodyPreview - preview.count))
                                 return preview.count >= refusedBodyPreview
@@ -245,7 +245,7 @@ extension ServerSentEvents {
                 await group.next()
                 group.cancelAll()
             }
-            body.stream.buffer.cancel()
+            body.buffer.cancel()
             return preview.withLock { $0 }
         }
     }

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// `HTTPURLResponse` and hands that over (`init(_:)`); a transport that parses HTTP itself
 /// (the mock, replay, an AsyncHTTPClient transport) builds the head from its fields
 /// (`init(statusCode:headers:url:)`) and never pays for an `HTTPURLResponse` nobody reads:
-/// ``urlResponse`` builds one on first use. On Linux that initializer costs about as much as the
+/// ``httpURLResponse`` builds one on first use. On Linux that initializer costs about as much as the
 /// rest of a request's handling in Salvo (Docs/ServerSide.md).
 ///
 /// Its initializers are transport API (`@_spi(Transport) import Salvo`); an app reads a head:
@@ -85,7 +85,7 @@ public struct ResponseHead: Sendable {
 
     /// The head as Foundation's response: the one the session reported, or one made from the
     /// fields the first time it is asked for.
-    public var urlResponse: URLResponse {
+    @_spi(Transport) public var urlResponse: URLResponse {
         content.withLock { content in
             if let response = content.response { return response }
             guard let made = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: Self.joined(content.fields).dictionary) else {
@@ -97,11 +97,12 @@ public struct ResponseHead: Sendable {
         }
     }
 
-    /// ``urlResponse`` as an `HTTPURLResponse`; `nil` for a response that is not HTTP.
+    /// The head as Foundation's `HTTPURLResponse`: the one the session reported, or one made from
+    /// the fields the first time it is asked for; `nil` for a response that is not HTTP.
     public var httpURLResponse: HTTPURLResponse? { urlResponse as? HTTPURLResponse }
 
     /// Whether the status is in 200..<300.
-    public var isSuccess: Bool { (200..<300).contains(statusCode) }
+    var isSuccess: Bool { (200..<300).contains(statusCode) }
 
     /// Whether the head is of an HTTP response: `false` only for a non-HTTP `URLResponse`.
     var isHTTP: Bool {

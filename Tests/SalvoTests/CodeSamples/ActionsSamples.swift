@@ -72,7 +72,7 @@ enum ActionsGuide {
 
     static let tokens = TokenStore()
 
-    static func makeServer(log: @escaping @Sendable (String) -> Void = LoggingAction.standardError) -> ServerConfig {
+    static func makeServer(log: @escaping @Sendable (String) -> Void = { print($0) }) -> ServerConfig {
         let snakeCase = JSONDecoder()
         snakeCase.keyDecodingStrategy = .convertFromSnakeCase
         var api = ServerConfig(host: "api.example.com", basePath: "v1", decoder: snakeCase)

@@ -78,7 +78,7 @@ import SalvoTesting
 
     @Test func showingTheConnectionAndItsComments() async throws {
         let call = NetCall(server: Self.api, endpoint: .get("/ticks"), firingFunction: Self.feed)
-        var connection: ServerSentEvents.ConnectionState = .connecting
+        var connection: EventStreamState = .connecting
         var ticks: [String] = []
         var comments: [String] = []
 
@@ -102,7 +102,8 @@ import SalvoTesting
         let policy = ReconnectionPolicy(maximumDelay: 60, idleTimeout: 45)
         let events = call.events(reconnection: policy)
 
-        #expect(events.reconnection.idleTimeout == 45)
+        #expect(policy.idleTimeout == 45)
+        #expect(type(of: events) == ResponseStream<ServerSentEvent>.self)
     }
 
     @Test func streamingPastTheServersValidation() async throws {

@@ -15,7 +15,7 @@ import SalvoTesting
     /// Each text a person or a log may see for `error`.
     private static func texts(of error: any Error) -> [String] {
         [String(describing: error), String(reflecting: error), error.localizedDescription, "\(error)"]
-            + [(error as? NetworkError)?.description, (error as? NetworkError)?.debugDescription].compactMap { $0 }
+            + [(error as? NetworkError)?.description, (error as? NetworkError).map { String(reflecting: $0) }].compactMap { $0 }
     }
 
     private static func expectNoSecret(in error: any Error, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -12,7 +12,7 @@ import SalvoTesting
         NetCall(server: ServerConfig(scheme: "http", host: "api.example"), endpoint: .get("/feed"), actions: actions, firingFunction: .session(session, clock: .immediate))
     }
 
-    private func collect(_ bytes: ResponseBytes) async throws(NetworkError) -> String {
+    private func collect(_ bytes: ResponseStream<Data>) async throws(NetworkError) -> String {
         var body = Data()
         for try await chunk in bytes { body.append(chunk) }
         return String(decoding: body, as: UTF8.self)
@@ -170,7 +170,7 @@ import SalvoTesting
         do {
             for try await _ in bytes {
                 count += 1
-                if count == 3 { bytes.task.cancel() }
+                if count == 3 { bytes.task?.cancel() }
             }
             Issue.record("a cancelled stream throws")
         } catch {

@@ -5,7 +5,7 @@ import Testing
 /// The waits a ``ReconnectionPolicy`` gives before each reconnection.
 @Suite struct ReconnectionPolicyTests {
     @Test func theDefaultsAreTheBrowsersWithABackoff() {
-        let policy = ReconnectionPolicy.standard
+        let policy = ReconnectionPolicy()
         #expect(policy.delay == 3)
         #expect(policy.maximumDelay == 30)
         #expect(policy.jitter == 0.5)

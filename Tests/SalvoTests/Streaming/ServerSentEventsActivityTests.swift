@@ -42,7 +42,7 @@ import FoundationNetworking
         let session = ScriptedStreamSession([[.fail(.cannotConnectToHost)], [.head(status: 204)]])
         let activity = call(session).events(reconnection: ReconnectionPolicy(clock: time.clock)).activity
         let reading = Task {
-            var seen: [(ServerSentEvents.Activity, sleepers: Int)] = []
+            var seen: [(EventStreamActivity, sleepers: Int)] = []
             for try await next in activity { seen.append((next, time.sleeperCount)) }
             return seen
         }
@@ -72,7 +72,7 @@ import FoundationNetworking
         let beats: [Step] = Array(repeating: .text(": beat\n"), count: 5)
         let session = ScriptedStreamSession([[.eventStreamHead] + beats + [.text("data: a\n\n"), .end]])
         let policy = ReconnectionPolicy(idleTimeout: 10, methods: [], clock: time.clock)
-        var received: [ServerSentEvents.Activity] = []
+        var received: [EventStreamActivity] = []
         for try await activity in call(session).events(reconnection: policy).activity {
             received.append(activity)
             if activity == .comment("beat") { time.advance(by: 6) }

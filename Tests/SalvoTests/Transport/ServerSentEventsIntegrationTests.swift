@@ -130,7 +130,7 @@ import FoundationNetworking
     func theActivityHasCommentsAndConnectionStates(over transport: TransportUnderTest) async throws {
         let activity = try await call("/stream/sse/\(uniqueKey())", query: ["count": "5"], over: transport).events(reconnection: .never).activity
         let (received, error) = try await readAll(activity)
-        let events = Self.expected(1...5).map(ServerSentEvents.Activity.event)
+        let events = Self.expected(1...5).map(EventStreamActivity.event)
         #expect(received == [.state(.connecting), .state(.open)] + events[0..<4] + [.comment("comment before event 5"), events[4], .state(.closed)])
         #expect(error == nil)
     }

@@ -1,6 +1,6 @@
 import Foundation
 import OpenAPIRuntime
-import Salvo
+@_spi(Transport) import Salvo
 
 /// The request body of one operation as Salvo sends it: in memory when it is small and its length
 /// is known, otherwise spooled chunk by chunk to a temporary file that Salvo streams from.

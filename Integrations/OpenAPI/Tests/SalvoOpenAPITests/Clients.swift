@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import OpenAPIRuntime
 import OpenAPIURLSession
-import Salvo
+@_spi(Transport) import Salvo
 import SalvoOpenAPI
 
 /// The generated client over each transport the tests compare: Salvo's and swift-openapi-urlsession's.

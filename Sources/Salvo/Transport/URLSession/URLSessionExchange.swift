@@ -17,15 +17,6 @@ extension URLSession: NetworkSession {
     @_spi(Transport) public func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         URLSessionExchange.start(request, on: self, options: options, reportingTo: receiver)
     }
-
-    /// Starts a data task for `request` and calls `completion` with what came back, with the same
-    /// redirect rules and Linux repairs as `start(_:options:receiver:)`.
-    public func start(
-        _ request: URLRequest,
-        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
-    ) -> any NetworkSessionTask {
-        start(request, options: ExchangeOptions(), receiver: ExchangeCollector { completion($0.body, $0.head?.urlResponse, $0.error) })
-    }
 }
 
 /// One exchange on `URLSession`, on every platform: the delegate of each data task it starts, it

@@ -6,7 +6,7 @@ import FoundationNetworking
 import NIOCore
 import NIOHTTP1
 import enum Salvo.NetworkError
-import struct Salvo.RequestProblem
+@_spi(Transport) import struct Salvo.RequestProblem
 
 extension URLRequest {
     /// The header fields `URLSession` adds to a request without them, so that a server sees
