@@ -19,6 +19,9 @@ struct CacheKey: Sendable, Hashable {
     let method: String
     /// The request URL, absolute.
     let url: String
+    /// The hash of the three, made once: a miss looks its key up twice and saves it once, and
+    /// the URL is long.
+    private let digest: Int
 
     /// The key of `request`, whose header fields are `headers`, partitioned by its credential
     /// fields: the common ones and `credentialHeaders`.
@@ -26,12 +29,30 @@ struct CacheKey: Sendable, Hashable {
         method = (request.httpMethod ?? "GET").uppercased()
         url = request.url?.absoluteString ?? ""
         partition = Self.partition(of: headers, credentialHeaders: credentialHeaders)
+        digest = Self.digest(partition, method, url)
     }
 
     init(partition: String, method: String, url: String) {
         self.partition = partition
         self.method = method
         self.url = url
+        digest = Self.digest(partition, method, url)
+    }
+
+    private static func digest(_ partition: String, _ method: String, _ url: String) -> Int {
+        var hasher = Hasher()
+        hasher.combine(partition)
+        hasher.combine(method)
+        hasher.combine(url)
+        return hasher.finalize()
+    }
+
+    static func == (lhs: CacheKey, rhs: CacheKey) -> Bool {
+        lhs.digest == rhs.digest && lhs.url == rhs.url && lhs.method == rhs.method && lhs.partition == rhs.partition
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(digest)
     }
 
     /// Fields that always carry credentials.

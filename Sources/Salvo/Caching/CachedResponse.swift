@@ -110,7 +110,7 @@ struct CachedResponse: Sendable, Hashable, Codable {
     /// the framing fields that describe the stored body.
     func updated(by notModified: ResponseHead, requestTime: Date, responseTime: Date, dropping isDropped: (String) -> Bool) -> CachedResponse {
         let incoming = notModified.fieldsAsSent.filter { field in
-            !Self.framingFields.contains(field.name.lowercased()) && !isDropped(field.name)
+            !Self.isFraming(field.name) && !isDropped(field.name)
         }
         var merged = fields.filter { stored in !incoming.contains { HTTPHeaders.namesMatch($0.name, stored.name) } }
         merged += incoming
@@ -122,8 +122,14 @@ struct CachedResponse: Sendable, Hashable, Codable {
     }
 
     /// Fields that describe the message rather than the resource: never taken from a 304, never stored.
-    static let framingFields: Set<String> = [
+    static let framingFields = [
         "content-length", "transfer-encoding", "connection", "keep-alive", "proxy-connection",
         "te", "trailer", "upgrade", "content-encoding",
     ]
+
+    /// Whether `name` is one of the ``framingFields``, in any case; compared without
+    /// lowercasing, as every field of every stored response is asked.
+    static func isFraming(_ name: String) -> Bool {
+        framingFields.contains { $0.utf8.count == name.utf8.count && HTTPHeaders.namesMatch($0, name) }
+    }
 }

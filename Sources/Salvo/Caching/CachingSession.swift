@@ -178,7 +178,7 @@ public struct CachingSession: NetworkSession {
         if let vary = Self.storableVary(head, fields: fields, requestControl: requestControl) {
             let entry = cache.entry(for: request, head: head, fields: fields, body: body, vary: vary, requestTime: requestTime, responseTime: responseTime)
             cache.save(entry, for: key)
-            return exchange.marked { _ in CacheStatus(source: .network, age: Freshness(of: entry, at: responseTime).age) }
+            return exchange.marked { _ in CacheStatus(source: .network, age: Freshness.age(of: entry, at: responseTime)) }
         }
         return exchange.marked { _ in CacheStatus(source: .network) }
     }

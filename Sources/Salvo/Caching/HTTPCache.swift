@@ -104,8 +104,7 @@ public final class HTTPCache: Sendable {
         var variant: [String: String?] = [:]
         for name in vary { variant[name] = storedValue(of: name, in: request) }
         let kept = fields.filter { field in
-            let name = field.name.lowercased()
-            return !CachedResponse.framingFields.contains(name) && !redaction.headers.contains(name)
+            !CachedResponse.isFraming(field.name) && !redaction.headers.contains { ResponseHead.hasName(field, $0) }
         }
         return CachedResponse(
             statusCode: head.statusCode, fields: kept,

@@ -145,10 +145,17 @@ public struct ResponseHead: Sendable {
         return headers
     }
 
+    /// Whether `field` is named `name`, in any case. Names of different lengths are told apart
+    /// without comparing them: field names are ASCII tokens, and the cache asks each stored
+    /// field for several names on every miss.
+    static func hasName(_ field: HTTPHeaders.Field, _ name: String) -> Bool {
+        field.name.utf8.count == name.utf8.count && HTTPHeaders.namesMatch(field.name, name)
+    }
+
     /// The value of the field named `name` in `fields`: repeated ones joined with `", "`.
     static func value(of name: String, in fields: [HTTPHeaders.Field]) -> String? {
         var value: String?
-        for field in fields where HTTPHeaders.namesMatch(field.name, name) {
+        for field in fields where hasName(field, name) {
             value = value.map { $0 + ", " + field.value } ?? field.value
         }
         return value
