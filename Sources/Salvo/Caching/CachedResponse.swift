@@ -10,11 +10,9 @@ import FoundationNetworking
 /// (`Set-Cookie` by default) and hop-by-hop fields are never stored; the variant's values of
 /// hidden request headers (`Authorization`, `Cookie`) are kept as SHA-256 digests.
 struct CachedResponse: Sendable, Hashable, Codable {
-    /// One header field, as stored.
-    struct Field: Sendable, Hashable, Codable {
-        var name: String
-        var value: String
-    }
+    /// One header field, as stored: the head's own type, so a miss stores a transport's fields
+    /// without copying them into another.
+    typealias Field = HTTPHeaders.Field
 
     /// The response's status code.
     var statusCode: Int
@@ -36,6 +34,12 @@ struct CachedResponse: Sendable, Hashable, Codable {
         case statusCode, fields, url, requestTime, responseTime, variant
     }
 
+    /// A field as the disk store's metadata spells it: `{"name": …, "value": …}`.
+    private struct StoredField: Codable {
+        var name: String
+        var value: String
+    }
+
     init(statusCode: Int, fields: [Field], url: URL, requestTime: Date, responseTime: Date, variant: [String: String?], body: Data) {
         self.statusCode = statusCode
         self.fields = fields
@@ -49,7 +53,7 @@ struct CachedResponse: Sendable, Hashable, Codable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         statusCode = try container.decode(Int.self, forKey: .statusCode)
-        fields = try container.decode([Field].self, forKey: .fields)
+        fields = try container.decode([StoredField].self, forKey: .fields).map { Field(name: $0.name, value: $0.value) }
         url = try container.decode(URL.self, forKey: .url)
         requestTime = try container.decode(Date.self, forKey: .requestTime)
         responseTime = try container.decode(Date.self, forKey: .responseTime)
@@ -57,16 +61,22 @@ struct CachedResponse: Sendable, Hashable, Codable {
         body = Data()
     }
 
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(statusCode, forKey: .statusCode)
+        try container.encode(fields.map { StoredField(name: $0.name, value: $0.value) }, forKey: .fields)
+        try container.encode(url, forKey: .url)
+        try container.encode(requestTime, forKey: .requestTime)
+        try container.encode(responseTime, forKey: .responseTime)
+        try container.encode(variant, forKey: .variant)
+    }
+
     /// The stored header fields.
     var headers: HTTPHeaders { HTTPHeaders(fields.map { ($0.name, $0.value) }) }
 
     /// The value of the stored field `name`, repeated fields joined with `", "`.
     func value(forField name: String) -> String? {
-        var value: String?
-        for field in fields where HTTPHeaders.namesMatch(field.name, name) {
-            value = value.map { $0 + ", " + field.value } ?? field.value
-        }
-        return value
+        ResponseHead.value(of: name, in: fields)
     }
 
     /// The response's `Cache-Control` directives.
@@ -88,7 +98,7 @@ struct CachedResponse: Sendable, Hashable, Codable {
 
     /// The response as a head `cacheStatus` marks, with an `Age` field (RFC 9111 §5.1).
     func head(status: CacheStatus) -> ResponseHead {
-        var fields = fields.filter { !HTTPHeaders.namesMatch($0.name, "Age") }.map { HTTPHeaders.Field(name: $0.name, value: $0.value) }
+        var fields = fields.filter { !HTTPHeaders.namesMatch($0.name, "Age") }
         fields.append(HTTPHeaders.Field(name: "Age", value: String(Int(status.age.rounded(.down)))))
         var head = ResponseHead(statusCode: statusCode, fields: fields, url: url)
         head.cacheStatus = status
@@ -99,11 +109,11 @@ struct CachedResponse: Sendable, Hashable, Codable {
     /// times renewed: a field the 304 carries replaces every stored field of that name, except
     /// the framing fields that describe the stored body.
     func updated(by notModified: ResponseHead, requestTime: Date, responseTime: Date, dropping isDropped: (String) -> Bool) -> CachedResponse {
-        let incoming = notModified.headers.fields.filter { field in
-            !Self.framingFields.contains(field.name.lowercased()) && !isDropped(field.name)
+        let incoming = notModified.fieldsAsSent.filter { field in
+            !Self.isFraming(field.name) && !isDropped(field.name)
         }
         var merged = fields.filter { stored in !incoming.contains { HTTPHeaders.namesMatch($0.name, stored.name) } }
-        merged += incoming.map { Field(name: $0.name, value: $0.value) }
+        merged += incoming
         var updated = self
         updated.fields = merged
         updated.requestTime = requestTime
@@ -112,8 +122,14 @@ struct CachedResponse: Sendable, Hashable, Codable {
     }
 
     /// Fields that describe the message rather than the resource: never taken from a 304, never stored.
-    static let framingFields: Set<String> = [
+    static let framingFields = [
         "content-length", "transfer-encoding", "connection", "keep-alive", "proxy-connection",
         "te", "trailer", "upgrade", "content-encoding",
     ]
+
+    /// Whether `name` is one of the ``framingFields``, in any case; compared without
+    /// lowercasing, as every field of every stored response is asked.
+    static func isFraming(_ name: String) -> Bool {
+        framingFields.contains { $0.utf8.count == name.utf8.count && HTTPHeaders.namesMatch($0, name) }
+    }
 }

@@ -40,12 +40,15 @@ public struct CachingSession: NetworkSession {
         if options.readsBodyAsItArrives, !policy.includesStreams {
             return base.start(request, options: options, receiver: receiver)
         }
-        let key = CacheKey(request, credentialHeaders: options.credentialHeaders)
+        // Read once, and searched without Foundation: `value(forHTTPHeaderField:)` compares
+        // every name with `caseInsensitiveCompare`, costly on Linux.
+        let headers = request.allHTTPHeaderFields ?? [:]
+        let key = CacheKey(request, headers: headers, credentialHeaders: options.credentialHeaders)
         guard key.method == "GET" || key.method == "HEAD" else {
             if Self.safeMethods.contains(key.method) { return base.start(request, options: options, receiver: receiver) }
             return base.start(request, options: options, receiver: InvalidatingReceiver(passingTo: receiver, cache: cache, requestURL: request.url))
         }
-        let requestControl = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
+        let requestControl = CacheControl(headers.first { HTTPHeaders.namesMatch($0.key, "Cache-Control") }?.value)
         let stored = requestControl.noStore ? nil : cache.storedResponse(for: key, matching: request)
         let freshness = stored.map { Freshness(of: $0, at: cache.now()) }
         if let stored, let freshness {
@@ -171,11 +174,11 @@ public struct CachingSession: NetworkSession {
         if head.statusCode >= 500, let stored, let served = servedAfterError(stored, requestControl) { return served }
         let body = exchange.body ?? Data()
         // Read once: over URLSession each read of a field or of them all goes through Foundation.
-        let headers = head.headers
-        if let vary = Self.storableVary(head, headers: headers, requestControl: requestControl) {
-            let entry = cache.entry(for: request, head: head, headers: headers, body: body, vary: vary, requestTime: requestTime, responseTime: responseTime)
+        let fields = head.fieldsAsSent
+        if let vary = Self.storableVary(head, fields: fields, requestControl: requestControl) {
+            let entry = cache.entry(for: request, head: head, fields: fields, body: body, vary: vary, requestTime: requestTime, responseTime: responseTime)
             cache.save(entry, for: key)
-            return exchange.marked { _ in CacheStatus(source: .network, age: Freshness(of: entry, at: responseTime).age) }
+            return exchange.marked { _ in CacheStatus(source: .network, age: Freshness.age(of: entry, at: responseTime)) }
         }
         return exchange.marked { _ in CacheStatus(source: .network) }
     }
@@ -215,15 +218,15 @@ public struct CachingSession: NetworkSession {
     /// The lowercased field names the response varies on when it may be stored (RFC 9111 §3),
     /// `nil` when it may not: a final status the cache understands, no `no-store` on either
     /// side, no `Vary: *`, and an explicit lifetime, a heuristically cacheable status, or `public`.
-    /// `headers` are `head`'s, when the caller has read them already.
-    static func storableVary(_ head: ResponseHead, headers: HTTPHeaders? = nil, requestControl: CacheControl) -> [String]? {
-        let headers = headers ?? head.headers
-        let control = CacheControl(headers["Cache-Control"])
-        guard (200..<600).contains(head.statusCode), head.statusCode != 206, head.statusCode != 304,
-              !control.noStore, !requestControl.noStore else { return nil }
-        let isExplicit = control.maxAge != nil || headers["Expires"] != nil || control.hasPublic || control.has("private")
+    /// `fields` are `head`'s ``ResponseHead/fieldsAsSent``, when the caller has read them already.
+    static func storableVary(_ head: ResponseHead, fields: [HTTPHeaders.Field]? = nil, requestControl: CacheControl) -> [String]? {
+        guard (200..<600).contains(head.statusCode), head.statusCode != 206, head.statusCode != 304, !requestControl.noStore else { return nil }
+        let fields = fields ?? head.fieldsAsSent
+        let control = CacheControl(ResponseHead.value(of: "Cache-Control", in: fields))
+        guard !control.noStore else { return nil }
+        let isExplicit = control.maxAge != nil || control.hasPublic || control.has("private") || ResponseHead.value(of: "Expires", in: fields) != nil
         guard isExplicit || Freshness.heuristicallyCacheable.contains(head.statusCode) else { return nil }
-        guard let varyField = headers["Vary"] else { return [] }
+        guard let varyField = ResponseHead.value(of: "Vary", in: fields) else { return [] }
         let vary = varyField.split(separator: ",")
             .map { CacheControl.trimmed($0).lowercased() }
             .filter { !$0.isEmpty }

@@ -38,12 +38,23 @@ struct Freshness: Sendable, Hashable {
             lifetime = 0
             isHeuristic = false
         }
+        age = Self.age(of: response, date: date, at: now)
+    }
+
+    /// The current age in seconds of `response` at `now` (§4.2.3), without its lifetime: what a
+    /// response just stored is marked with.
+    static func age(of response: CachedResponse, at now: Date) -> TimeInterval {
+        age(of: response, date: response.value(forField: "Date").flatMap(HTTPDate.date) ?? response.responseTime, at: now)
+    }
+
+    /// The age of `response`, whose `Date` is `date`, at `now`.
+    private static func age(of response: CachedResponse, date: Date, at now: Date) -> TimeInterval {
         let ageValue = response.value(forField: "Age").flatMap { Int(CacheControl.trimmed(Substring($0))) }.map { TimeInterval(max(0, $0)) } ?? 0
         let apparentAge = max(0, response.responseTime.timeIntervalSince(date))
         let responseDelay = max(0, response.responseTime.timeIntervalSince(response.requestTime))
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
         let residentTime = max(0, now.timeIntervalSince(response.responseTime))
-        age = correctedInitialAge + residentTime
+        return correctedInitialAge + residentTime
     }
 
     /// Whether the response is fresh: its lifetime exceeds its age.

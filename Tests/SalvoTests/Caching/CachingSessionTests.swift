@@ -224,4 +224,47 @@ import SalvoTesting
         #expect(cached.cacheStatus?.source == .cache)
         #expect(cached.headers["Set-Cookie"] == nil)
     }
+
+    @Test func aTransportsRepeatedFieldsAreStoredAndServedJoinedWithoutFramingOrSetCookie() async throws {
+        // A transport that parses HTTP itself reports a repeated name as it came: the store keeps
+        // the fields as they arrived and serves them joined, as URLSession reports them.
+        let session = RepeatedFieldsSession(fields: [
+            HTTPHeaders.Field(name: "Cache-Control", value: "max-age=60"),
+            HTTPHeaders.Field(name: "cache-control", value: "public"),
+            HTTPHeaders.Field(name: "Link", value: "</a>; rel=next"),
+            HTTPHeaders.Field(name: "Set-Cookie", value: "a=1"),
+            HTTPHeaders.Field(name: "set-cookie", value: "b=2"),
+            HTTPHeaders.Field(name: "Content-Length", value: "2"),
+            HTTPHeaders.Field(name: "LINK", value: "</z>; rel=last"),
+        ])
+        let call = NetCall(server: Self.server, endpoint: .get("/item"), callbackQueue: .immediate,
+                           firingFunction: .caching(in: cache, through: session))
+        let first = try await call.response()
+        time.advance(by: 5)
+        let cached = try await call.response()
+        #expect(first.cacheStatus?.source == .network)
+        #expect(cached.cacheStatus?.source == .cache)
+        #expect(cached.headers["Cache-Control"] == "max-age=60, public")
+        #expect(cached.headers["link"] == "</a>; rel=next, </z>; rel=last")
+        #expect(cached.headers["Set-Cookie"] == nil)
+        #expect(cached.headers["Content-Length"] == nil)
+        #expect(cached.headers["Age"] == "5")
+        #expect(text(cached) == "ok")
+        #expect(session.count.withLock { $0 } == 1)
+    }
+}
+
+/// A session answering every request with a `200` whose head holds `fields` as a transport
+/// parsed them, names repeated; it counts the requests it sees.
+private struct RepeatedFieldsSession: NetworkSession {
+    let fields: [HTTPHeaders.Field]
+    let count = Locked(0)
+
+    func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+        count.withLock { $0 += 1 }
+        receiver.receive(ResponseHead(statusCode: 200, fields: fields, url: request.url ?? URL(fileURLWithPath: "/")))
+        receiver.receive(Data("ok".utf8))
+        receiver.finish(nil)
+        return FinishedSessionTask()
+    }
 }
