@@ -31,7 +31,7 @@ public final class FiringSpy: Sendable {
 
     /// A spy answering each call from `routes`.
     public convenience init(routes: MockRoutes) {
-        self.init { routes.response(for: $0.request) }
+        self.init { routes.response(for: $0) }
     }
 
     /// A spy answering each call with what `answer` computes from the request.

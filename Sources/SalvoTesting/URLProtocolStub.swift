@@ -42,7 +42,7 @@ public final class URLProtocolStub: Sendable {
 
     /// A stub answering from `routes`; an unmatched request fails naming its method and URL.
     public convenience init(routes: MockRoutes, conditions: NetworkConditions = .ideal) {
-        self.init(conditions: conditions) { routes.response(for: $0.request) }
+        self.init(conditions: conditions) { routes.response(for: $0) }
     }
 
     deinit {

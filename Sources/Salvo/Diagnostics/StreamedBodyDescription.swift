@@ -4,8 +4,10 @@ import FoundationNetworking
 #endif
 
 /// How logs and `curl` output show a body streamed from files (``RequestBody/file(_:contentType:)``,
-/// ``RequestBody/multipart(_:boundary:)`` with file parts): by its parts and file paths, never
-/// by reading the files; text fields whose names ``Redaction`` hides show as the placeholder.
+/// ``RequestBody/multipart(_:boundary:)`` with file parts) or made while it is sent
+/// (``RequestBody/stream(length:contentType:_:)``): by its parts and file paths, never by reading
+/// the files, and as `<streamed body>` without making the chunks; text fields whose names
+/// ``Redaction`` hides show as the placeholder.
 struct StreamedBodyDescription {
     private let stream: BodyStream
     private let redaction: Redaction
@@ -17,14 +19,20 @@ struct StreamedBodyDescription {
         self.redaction = redaction
     }
 
-    /// `streamed, 3 parts, 1048890 B` or `streamed from /path/file.zip, 1048576 B`.
+    /// `streamed, 3 parts, 1048890 B`, `streamed from /path/file.zip, 1048576 B` or `<streamed body>, 4096 B`.
     var summary: String {
-        switch stream.body.content {
-        case .multipart(let form): "streamed, \(form.parts.count) parts, \(stream.length) B"
-        case .file(let url, _): "streamed from \(url.path), \(stream.length) B"
-        case .none, .data, .unencodable: "streamed, \(stream.length) B"
+        let size = stream.length.map { "\($0) B" } ?? "length unknown"
+        return switch stream.body.content {
+        case .multipart(let form): "streamed, \(form.parts.count) parts, \(size)"
+        case .file(let url, _): "streamed from \(url.path), \(size)"
+        case .stream: "\(Self.placeholder), \(size)"
+        case .none, .data, .unencodable: "streamed, \(size)"
         }
     }
+
+    /// What stands for a body made while it is sent, in logs and `curl` output.
+    static let placeholder = "<streamed body>"
+
 
     /// One line per multipart part: `title = "Sunset"`, `photo ← /path/photo.jpg as "photo.jpg" (image/jpeg)`.
     var partLines: [String] {
@@ -76,6 +84,8 @@ struct StreamedBodyDescription {
                     return ["--form-string", Shell.quote("\(part.name)=\(shown)")]
                 }
             }
+        case .stream:
+            return ["--data-binary", Shell.quote(Self.placeholder)]
         case .none, .data, .unencodable:
             return []
         }

@@ -188,7 +188,7 @@ final class Attempt: ResponseReceiver {
         if reportsProgress {
             // A streamed body sent chunked (Linux sends no Content-Length for a stream) still has
             // a known size: the stream's own.
-            let expected = bytesExpected ?? (request.httpBodyStream as? BodyStream).map(\.length)
+            let expected = bytesExpected ?? (request.httpBodyStream as? BodyStream)?.length
             task.report(TransferProgress(direction: .upload, completedBytes: bytesSent, expectedBytes: expected))
         }
     }

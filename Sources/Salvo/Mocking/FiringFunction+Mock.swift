@@ -27,7 +27,7 @@ extension FiringFunction {
     /// AppEnvironment.firingFunction = .mock(routes, conditions: .slow(seed: 3))
     /// ```
     public static func mock(_ routes: MockRoutes, conditions: NetworkConditions = .ideal, clock: NetworkClock = .live) -> FiringFunction {
-        .session(MockSession(conditions: conditions, clock: clock) { routes.response(for: $0.request) }, clock: clock)
+        .session(MockSession(conditions: conditions, clock: clock) { routes.response(for: $0) }, clock: clock)
     }
 
     /// Answers every call with what `answer` computes from the request.

@@ -15,11 +15,24 @@ public struct MockRequest: Sendable {
     public let request: URLRequest
     /// Path parameters captured by a route pattern (`:id` → `"42"`), percent-decoded.
     public let parameters: [String: String]
+    /// A body made while it is sent (``RequestBody/stream(length:contentType:_:)``), read by the
+    /// session before it asked for the answer.
+    let madeBody: Data?
 
     /// A mock request for `request`, with captured path `parameters`.
     public init(_ request: URLRequest, parameters: [String: String] = [:]) {
+        self.init(request, parameters: parameters, madeBody: nil)
+    }
+
+    init(_ request: URLRequest, parameters: [String: String] = [:], madeBody: Data?) {
         self.request = request
         self.parameters = parameters
+        self.madeBody = madeBody
+    }
+
+    /// The same request with the path parameters a route captured.
+    func with(parameters: [String: String]) -> MockRequest {
+        MockRequest(request, parameters: parameters, madeBody: madeBody)
     }
 
     /// The request method.
@@ -34,23 +47,25 @@ public struct MockRequest: Sendable {
         return MockRoutes.queryItems(of: components)
     }
 
-    /// The request body, if any: a streamed one (a multipart form, a file) read whole from its
-    /// parts and files, up to ``streamedBodyLimit`` bytes (`nil` beyond; see ``bodyLength``).
+    /// The request body, if any: a streamed one (a multipart form, a file, chunks made while it
+    /// is sent) read whole, up to ``streamedBodyLimit`` bytes (`nil` beyond; see ``bodyLength``).
     ///
     /// A multipart form's boundary is new for every request, so match a form's parts (SalvoTesting's `parts`), not its bytes.
     public var body: Data? {
-        if let data = request.httpBody { return data }
+        if let data = request.httpBody ?? madeBody { return data }
         return (request.httpBodyStream as? BodyStream)?.contents(limit: Self.streamedBodyLimit)
     }
 
-    /// The size of the request body in bytes, streamed ones included, without reading it; `nil`
-    /// when there is none or its size is unknown.
+    /// The size of the request body in bytes, streamed ones included, without reading files;
+    /// `nil` when there is none or its size is unknown (chunks of unannounced length beyond
+    /// ``streamedBodyLimit``).
     public var bodyLength: Int64? {
         if let data = request.httpBody { return Int64(data.count) }
-        return (request.httpBodyStream as? BodyStream)?.length
+        return (request.httpBodyStream as? BodyStream)?.length ?? madeBody.map { Int64($0.count) }
     }
 
-    /// The largest streamed body ``body`` reads into memory: 64 MiB.
+    /// The largest streamed body ``body`` reads into memory (and mock firing reads of a body
+    /// made while it is sent): 64 MiB.
     public static let streamedBodyLimit: Int64 = 64 * 1024 * 1024
 
     /// The value of header `name` (any case).

@@ -13,7 +13,7 @@ extension MockRoutes {
     /// *No mock route matches POST https://h.example/v1/login. Closest routes: POST /login
     /// [JSON body containing {"user":"ada"}] — $.user is "bob", not "ada"; GET /login — it
     /// answers GET, not POST. Add a route for this request or change one of these.*
-    func noMatchMessage(method: HTTPMethod, url: URL, request: URLRequest) -> String {
+    func noMatchMessage(method: HTTPMethod, url: URL, request: MockRequest) -> String {
         let base = basePath.isEmpty ? "" : " under \"\(basePath)\""
         let opening = "No mock route matches \(method) \(url.absoluteString)"
         guard !routes.isEmpty else {
@@ -41,7 +41,7 @@ extension MockRoutes {
         let reason: String
     }
 
-    private func miss(_ route: MockRoute, at position: Int, method: HTTPMethod, path: [String], query: [String: String], request: URLRequest) -> Miss {
+    private func miss(_ route: MockRoute, at position: Int, method: HTTPMethod, path: [String], query: [String: String], request: MockRequest) -> Miss {
         var score = 0
         var reasons: [String] = []
         let isSameMethod = route.method == method || (method == .head && route.method == .get)
@@ -74,7 +74,7 @@ extension MockRoutes {
         }
         if reasons.isEmpty { score += 2 }
         if parameters != nil {
-            let candidate = MockRequest(request, parameters: parameters ?? [:])
+            let candidate = request.with(parameters: parameters ?? [:])
             if let failed = route.matchers.lazy.compactMap({ matcher in matcher.mismatch(for: candidate).map { "\(matcher.description): \($0)" } }).first {
                 reasons.append(failed)
             }

@@ -89,19 +89,25 @@ public struct MockRoutes: Sendable {
     /// A `HEAD` request no `HEAD` route matches is answered by the `GET` route, as servers do;
     /// mock firing sends no body with it.
     public func response(for request: URLRequest) -> MockResponse {
+        response(for: MockRequest(request))
+    }
+
+    /// The answer for `request`, whose body mock firing may have read already (one made while it
+    /// is sent, ``RequestBody/stream(length:contentType:_:)``), so that routes see its bytes.
+    @_spi(Transport) public func response(for request: MockRequest) -> MockResponse {
         switch locate(request) {
         case .success(let found):
-            observer?.answered(request, found.position, routes[found.position].summary)
+            observer?.answered(request.request, found.position, routes[found.position].summary)
             return routes[found.position].answer(found.request)
         case .failure(let noRoute):
-            observer?.answered(request, nil, nil)
+            observer?.answered(request.request, nil, nil)
             return MockResponse(.problem(reason: noRoute.message, part: .route))
         }
     }
 
     /// The best route for `request` and the request with its captured parameters, or why none fits.
     func match(_ request: URLRequest) -> Result<(MockRoute, MockRequest), NoRoute> {
-        locate(request).map { (routes[$0.position], $0.request) }
+        locate(MockRequest(request)).map { (routes[$0.position], $0.request) }
     }
 
     /// A matched route's position and the request with its captured parameters.
@@ -115,9 +121,9 @@ public struct MockRoutes: Sendable {
         let message: String
     }
 
-    private func locate(_ request: URLRequest) -> Result<Found, NoRoute> {
-        let method = HTTPMethod(request.httpMethod ?? "GET")
-        guard let url = request.url else {
+    private func locate(_ request: MockRequest) -> Result<Found, NoRoute> {
+        let method = HTTPMethod(request.request.httpMethod ?? "GET")
+        guard let url = request.request.url else {
             return .failure(NoRoute(message: "No mock route matches \(method) with no URL; give the call a URL."))
         }
         let path = MockPathSegment.decodedSegments(Self.percentEncodedPath(of: url))
@@ -129,7 +135,7 @@ public struct MockRoutes: Sendable {
         return .failure(NoRoute(message: noMatchMessage(method: method, url: url, request: request)))
     }
 
-    private func best(method: HTTPMethod, path: ArraySlice<String>, url: URL, request: URLRequest) -> Found? {
+    private func best(method: HTTPMethod, path: ArraySlice<String>, url: URL, request: MockRequest) -> Found? {
         var best: (position: Int, parameters: [String: String])?
         var query: [String: String]?
         routes.withUnsafeBufferPointer { routes in
@@ -140,7 +146,7 @@ public struct MockRoutes: Sendable {
                 }
                 guard let parameters = routes[position].match(path: path, query: query ?? [:]) else { return }
                 if !routes[position].matchers.isEmpty {
-                    let candidate = MockRequest(request, parameters: parameters)
+                    let candidate = request.with(parameters: parameters)
                     guard routes[position].matchers.allSatisfy({ $0.mismatch(for: candidate) == nil }) else { return }
                 }
                 if let current = best, Self.beats(routes[current.position], at: current.position, routes[position], at: position) { return }
@@ -148,7 +154,7 @@ public struct MockRoutes: Sendable {
             }
         }
         guard let best else { return nil }
-        return Found(position: best.position, request: MockRequest(request, parameters: best.parameters))
+        return Found(position: best.position, request: request.with(parameters: best.parameters))
     }
 
     /// The path of `url` as sent, still percent-encoded; read from the already parsed URL where

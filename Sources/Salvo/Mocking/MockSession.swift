@@ -50,7 +50,39 @@ public struct MockSession: NetworkSession {
     /// Answers `request`: at once, before returning, when the conditions add no delay and the
     /// body arrives whole; otherwise on the clock, without blocking a thread.
     @_spi(Transport) public func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
-        start(request, options: options, answering: answer(MockRequest(request)), receiver: receiver)
+        if let stream = request.httpBodyStream as? BodyStream, stream.makesChunks {
+            return startReadingChunks(of: stream, request, options: options, receiver: receiver)
+        }
+        return start(request, options: options, answering: answer(MockRequest(request)), receiver: receiver)
+    }
+
+    /// Answers a request whose body is made while it is sent: the chunks are read first, in a
+    /// task, so that the answer sees them and no thread waits for them; a body that fails fails
+    /// the exchange as an upload would.
+    private func startReadingChunks(
+        of stream: BodyStream,
+        _ request: URLRequest,
+        options: ExchangeOptions,
+        receiver: any ResponseReceiver
+    ) -> any NetworkSessionTask {
+        let answer = answer, clock = clock, credentialHeaders = options.credentialHeaders
+        let draw = isPerfectNetwork
+            ? NetworkConditions.Draw(delay: 0, fails: false)
+            : generator.withLock { conditions.draw(using: &$0) }
+        let failure = draw.fails ? URLError(conditions.failure) : nil
+        // A stream is not Sendable; what it is made of is.
+        let segments = stream.segments, streamedBody = stream.body, length = stream.length
+        return MockSessionTask.start(reportingTo: receiver) { task in
+            let body = try await BodyStream(segments, of: streamedBody).collect(limit: MockRequest.streamedBodyLimit)
+            let response = answer(MockRequest(request, madeBody: body)).next()
+            let uploadLength = body?.count ?? length.map { Int($0) } ?? 0
+            try await task.send(uploadLength, bandwidth: draw.bandwidth, on: clock)
+            try await clock.sleep(for: NetworkConditions.clampedDelay(response.latency + draw.delay))
+            try await task.deliver({
+                if let failure { throw failure }
+                return try Self.follow(request, answeredBy: response, answer: answer, madeBody: body, protecting: credentialHeaders, reportingTo: receiver)
+            }, bandwidth: draw.bandwidth, on: clock)
+        }
     }
 
     /// Answers `request` with `response` (worked out by the caller) under this session's
@@ -72,7 +104,7 @@ public struct MockSession: NetworkSession {
         let failure = draw.fails ? URLError(conditions.failure) : nil
         let delay = NetworkConditions.clampedDelay(response.latency + draw.delay)
         // A body streamed from files (multipart, `.file`) is reported at its length too.
-        let uploadLength = request.httpBody?.count ?? (request.httpBodyStream as? BodyStream).map { Int($0.length) } ?? 0
+        let uploadLength = request.httpBody?.count ?? (request.httpBodyStream as? BodyStream)?.length.map { Int($0) } ?? 0
         let answer = answer, credentialHeaders = options.credentialHeaders
         guard delay == 0, draw.bandwidth == nil else {
             let clock = clock
@@ -81,7 +113,7 @@ public struct MockSession: NetworkSession {
                 try await clock.sleep(for: delay)
                 try await task.deliver({
                     if let failure { throw failure }
-                    return try Self.follow(request, answeredBy: response, answer: answer, protecting: credentialHeaders, reportingTo: receiver)
+                    return try Self.follow(request, answeredBy: response, answer: answer, madeBody: nil, protecting: credentialHeaders, reportingTo: receiver)
                 }, bandwidth: draw.bandwidth, on: clock)
             }
         }
@@ -93,7 +125,7 @@ public struct MockSession: NetworkSession {
         }
         let resolved: MockResponse.Resolved
         do {
-            resolved = try Self.follow(request, answeredBy: consume response, answer: answer, protecting: credentialHeaders, reportingTo: receiver)
+            resolved = try Self.follow(request, answeredBy: consume response, answer: answer, madeBody: nil, protecting: credentialHeaders, reportingTo: receiver)
         } catch {
             receiver.finish(error)
             return FinishedSessionTask()
@@ -113,12 +145,14 @@ public struct MockSession: NetworkSession {
 extension MockSession {
     /// What `response` resolves to for `request`, following redirects through `answer` as
     /// production does (`URLRequest.redirected(by:redirectCount:credentialHeaders:)`); a `HEAD` request gets no body.
+    /// `madeBody`, the chunks of a body made while it is sent, goes with a redirect that keeps the body.
     ///
     /// - Throws: the error the answer stands for, or the redirect's (too many, a body that cannot be sent again).
     private static func follow(
         _ request: URLRequest,
         answeredBy response: consuming MockResponse,
         answer: @Sendable (MockRequest) -> MockResponse,
+        madeBody: Data?,
         protecting credentialHeaders: Set<String>,
         reportingTo receiver: any ResponseReceiver
     ) throws -> MockResponse.Resolved {
@@ -132,7 +166,7 @@ extension MockSession {
             redirectCount += 1
             receiver.didFollowRedirect()
             current = next
-            response = answer(MockRequest(next)).next()
+            response = answer(MockRequest(next, madeBody: next.httpBodyStream == nil ? nil : madeBody)).next()
         }
     }
 

@@ -7,16 +7,19 @@ import Glibc
 import Musl
 #endif
 
-/// One run of a request body: bytes in memory, or a whole file read from disk as it is sent.
+/// One run of a request body: bytes in memory, a whole file read from disk as it is sent, or
+/// chunks made while it is sent.
 enum BodySegment: Sendable, Hashable {
     case bytes(Data)
     case file(URL, size: Int64)
+    case chunks(BodyChunks)
 
-    /// How many bytes the segment sends.
-    var count: Int64 {
+    /// How many bytes the segment sends; `nil` for chunks of unannounced length.
+    var count: Int64? {
         switch self {
         case .bytes(let data): Int64(data.count)
         case .file(_, let size): size
+        case .chunks(let chunks): chunks.length
         }
     }
 
@@ -50,6 +53,7 @@ enum BodySegment: Sendable, Hashable {
 
 /// A request body read from its segments in the caller's buffer, a file at most one read at a
 /// time, so a body of any size costs no more memory than the buffer URLSession reads into.
+/// Chunks made while the body is sent come through a ``ChunkPump``: a read waits for the next one.
 ///
 /// Every `open()` starts the body again from its first byte, so a retry, a token renewal on 401 or a
 /// redirect that sends the request again sends all of it. A file that no longer has the size it
@@ -74,6 +78,9 @@ final class BodyStream: InputStream {
     /// without reading the files.
     let body: RequestBody
     private let state = Locked(State())
+    /// The chunks being made for this send, apart from ``state`` so that `close()` can stop a
+    /// `read` waiting for the next chunk (it holds the state's lock while it waits).
+    private let pump = Locked<ChunkPump?>(nil)
 
     /// A stream over `segments` of `body`, unopened.
     init(_ segments: [BodySegment], of body: RequestBody) {
@@ -83,11 +90,19 @@ final class BodyStream: InputStream {
     }
 
     deinit {
+        stopPump()
         state.withLock { Self.closeFile(&$0) }
     }
 
-    /// How many bytes the stream sends.
-    var length: Int64 { segments.reduce(0) { $0 + $1.count } }
+    /// How many bytes the stream sends; `nil` when chunks of unannounced length are among them.
+    var length: Int64? {
+        var total: Int64 = 0
+        for segment in segments {
+            guard let count = segment.count else { return nil }
+            total += count
+        }
+        return total
+    }
 
     /// A new, unopened stream over the same body, for sending it again from its first byte.
     func restarted() -> BodyStream {
@@ -97,26 +112,52 @@ final class BodyStream: InputStream {
     /// The whole body, read by a stream of its own (this one is left as it is); `nil` when it is
     /// longer than `limit` bytes or a file can no longer be read as it was.
     func contents(limit: Int64) -> Data? {
-        guard length <= limit else { return nil }
+        if let length, length > limit { return nil }
         let copy = restarted()
         copy.open()
         defer { copy.close() }
-        var data = Data(capacity: Int(length))
+        var data = Data(capacity: Int(length ?? 0))
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = copy.read(&buffer, maxLength: buffer.count)
-            if count < 0 { return nil }
+            if count < 0 || Int64(data.count + count) > limit { return nil }
             if count == 0 { return data }
             data.append(buffer, count: count)
         }
     }
 
-    /// Why the last read failed, naming the file; `nil` while all is well.
+    /// Whether chunks made while the body is sent are among the segments: reading it then waits
+    /// for them.
+    var makesChunks: Bool {
+        segments.contains { if case .chunks = $0 { true } else { false } }
+    }
+
+    /// The whole body, read without blocking a thread while chunks are made; `nil` when it is
+    /// longer than `limit` bytes or a file can no longer be read as it was.
+    ///
+    /// - Throws: ``NetworkError/invalidRequest(_:)`` when the chunks fail or do not add up to
+    ///   their announced length.
+    func collect(limit: Int64) async throws(NetworkError) -> Data? {
+        var data = Data()
+        for segment in segments {
+            let left = limit - Int64(data.count)
+            let part: Data? = switch segment {
+            case .chunks(let chunks): try await chunks.collect(limit: left)
+            case .bytes, .file: BodyStream([segment], of: body).contents(limit: left)
+            }
+            guard let part else { return nil }
+            data.append(part)
+        }
+        return data
+    }
+
+    /// Why the last read failed, naming the file or what was wrong with the chunks; `nil` while all is well.
     var failure: String? { state.withLock { $0.failure } }
 
     // MARK: - InputStream
 
     override func open() {
+        stopPump()
         state.withLock { state in
             Self.closeFile(&state)
             state = State()
@@ -125,6 +166,7 @@ final class BodyStream: InputStream {
     }
 
     override func close() {
+        stopPump()
         state.withLock { state in
             Self.closeFile(&state)
             state.status = .closed
@@ -154,6 +196,9 @@ final class BodyStream: InputStream {
             state.status = .reading
             var filled = 0
             while filled < length, state.segmentIndex < segments.count {
+                let isChunks = if case .chunks = segments[state.segmentIndex] { true } else { false }
+                // Bytes in hand go out before a wait for the next chunk.
+                if isChunks, filled > 0 { break }
                 let read = readSegment(into: buffer + filled, maxLength: length - filled, state: &state)
                 guard read >= 0 else {
                     Self.closeFile(&state)
@@ -161,6 +206,7 @@ final class BodyStream: InputStream {
                     return -1
                 }
                 filled += read
+                if isChunks, read > 0 { break }
             }
             if state.segmentIndex == segments.count { state.status = .atEnd }
             return filled
@@ -217,7 +263,37 @@ final class BodyStream: InputStream {
             return count
         case .file(let url, let size):
             return readFile(url, size: size, into: buffer, maxLength: maxLength, state: &state)
+        case .chunks(let chunks):
+            return readChunks(chunks, into: buffer, maxLength: maxLength, state: &state)
         }
+    }
+
+    /// Reads the next piece of the chunks, waiting for it to be made; the pump for this send
+    /// starts at the first read, so a body never read makes no chunks.
+    private func readChunks(_ chunks: BodyChunks, into buffer: UnsafeMutablePointer<UInt8>, maxLength: Int, state: inout State) -> Int {
+        let current = pump.withLock { pump in
+            if let pump { return pump }
+            let started = ChunkPump(chunks)
+            pump = started
+            return started
+        }
+        let read = current.read(into: buffer, maxLength: maxLength)
+        if read < 0 {
+            state.failure = current.failure ?? "the streamed body was stopped while it was sent"
+        } else if read == 0 {
+            pump.withLock { $0 = nil }
+            state.segmentIndex += 1
+            state.offset = 0
+        }
+        return read
+    }
+
+    private func stopPump() {
+        pump.withLock { pump in
+            let stopped = pump
+            pump = nil
+            return stopped
+        }?.cancel()
     }
 
     /// Reads the next piece of a file segment. Its path is worked out only to open the file or

@@ -25,7 +25,7 @@ extension NetCall {
     private static func makeRequest(_ server: ServerConfig, _ endpoint: Endpoint) throws(NetworkError) -> URLRequest {
         try validate(method: endpoint.method.rawValue)
         switch endpoint.body.content {
-        case .data, .multipart, .file:
+        case .data, .multipart, .file, .stream:
             try refuseBody(for: endpoint.method.rawValue)
         case .none, .unencodable:
             break
@@ -46,7 +46,7 @@ extension NetCall {
             break
         case .data(let data, _):
             request.httpBody = data
-        case .multipart, .file:
+        case .multipart, .file, .stream:
             try endpoint.body.attachStream(to: &request)
         case .unencodable(let reason):
             throw .invalidRequest(RequestProblem(.body, reason))

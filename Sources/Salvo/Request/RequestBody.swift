@@ -17,6 +17,8 @@ public struct RequestBody: Sendable, Hashable {
         case multipart(MultipartForm)
         /// A file sent as the whole body, streamed from disk.
         case file(URL, contentType: String)
+        /// Chunks sent as they are made.
+        case stream(BodyChunks, contentType: String?)
         case unencodable(String)
     }
 
@@ -106,6 +108,44 @@ public struct RequestBody: Sendable, Hashable {
         RequestBody(content: .file(url, contentType: contentType ?? Self.contentType(forFileExtension: url.pathExtension)))
     }
 
+    /// Chunks sent as `makeChunks` makes them: an upload that starts before its last byte exists.
+    ///
+    /// ```swift
+    /// let upload = Endpoint.put("/recordings/today", body: .stream(contentType: "audio/ogg") {
+    ///     recorder.encodedPages()  // any AsyncSequence of Data (or of other DataProtocol chunks)
+    /// })
+    /// ```
+    ///
+    /// `makeChunks` is called once for every send of the request, so a retry, a token renewal on
+    /// 401 or a 307/308 redirect sends the body again from its first chunk. A sequence that can
+    /// be made only once should throw when it is made again: the call then fails with
+    /// ``NetworkError/invalidRequest(_:)`` carrying the error, never with a body sent short. At most
+    /// one chunk is held at a time: the next is asked for when the transport took the last.
+    ///
+    /// Mock firing reads the chunks whole, so that ``MockRequest/body`` has them (up to
+    /// ``MockRequest/streamedBodyLimit``); fixtures record no hash of a streamed body; logs and
+    /// `curl` output show `<streamed body>`. Over Linux `URLSession` the chunks are made first and
+    /// sent from memory: corelibs cannot wait for a chunk without stopping every transfer of the
+    /// process (see the Linux guide: "Request body streams").
+    ///
+    /// - Parameters:
+    ///   - length: the body's length in bytes, if it is known; the chunks must add up to it, or
+    ///     the upload stops and the call fails with ``NetworkError/invalidRequest(_:)``. Apple
+    ///     platforms send it as `Content-Length`; without it (and always on Linux) the body is
+    ///     sent with `Transfer-Encoding: chunked`.
+    ///   - contentType: the `Content-Type`, if any.
+    ///   - makeChunks: makes the body's chunks, in order; called for every send.
+    public static func stream<Chunks: AsyncSequence & SendableMetatype>(
+        length: Int64? = nil,
+        contentType: String? = "application/octet-stream",
+        _ makeChunks: @escaping @Sendable () -> Chunks
+    ) -> RequestBody where Chunks.Element: DataProtocol {
+        if let length, length < 0 {
+            return RequestBody(content: .unencodable("a streamed body's length must be 0 or more bytes, not \(length)"))
+        }
+        return RequestBody(content: .stream(BodyChunks(length: length, makeChunks), contentType: contentType))
+    }
+
     /// The body's bytes, or nil when there is no body or it is read from files.
     public var data: Data? {
         if case .data(let data, _) = content { return data }
@@ -118,14 +158,15 @@ public struct RequestBody: Sendable, Hashable {
         case .data(_, let type): type
         case .multipart(let form): form.contentType
         case .file(_, let type): type
+        case .stream(_, let type): type
         case .none, .unencodable: nil
         }
     }
 
-    /// Whether the body is read from files while it is sent, rather than held in memory.
+    /// Whether the body is read from files or made while it is sent, rather than held in memory.
     var isStreamed: Bool {
         switch content {
-        case .multipart, .file: true
+        case .multipart, .file, .stream: true
         case .none, .data, .unencodable: false
         }
     }
@@ -134,7 +175,7 @@ public struct RequestBody: Sendable, Hashable {
     /// checked and sized again, so a file changed since the request was last built is sent as it
     /// is now, and a file gone since is reported before anything reaches the wire.
     ///
-    /// On Apple platforms the request also gets the exact `Content-Length`. Linux `URLSession`
+    /// On Apple platforms the request also gets the exact `Content-Length`, when it is known. Linux `URLSession`
     /// sends every stream with `Transfer-Encoding: chunked` and would add that to a
     /// `Content-Length`, which a message must not carry both of (RFC 9112 §6.2), so there the
     /// length is left to the chunked framing.
@@ -145,7 +186,9 @@ public struct RequestBody: Sendable, Hashable {
         let stream = BodyStream(segments, of: self)
         request.httpBodyStream = stream
         #if !canImport(FoundationNetworking)
-        request.setValue(String(stream.length), forHTTPHeaderField: "Content-Length")
+        if let length = stream.length {
+            request.setValue(String(length), forHTTPHeaderField: "Content-Length")
+        }
         #endif
     }
 
@@ -156,6 +199,7 @@ public struct RequestBody: Sendable, Hashable {
         switch content {
         case .multipart(let form): try form.segments()
         case .file(let url, _): [try BodySegment.file(checking: url)]
+        case .stream(let chunks, _): [.chunks(chunks)]
         case .none, .data, .unencodable: nil
         }
     }

@@ -38,6 +38,28 @@ import Salvo
         #expect(request.httpBodyStream != nil)  // the photo is read from disk while it is sent
     }
 
+    /// Stands in for an encoder that produces a recording's pages as they are ready.
+    private struct Recorder: Sendable {
+        func encodedPages() -> AsyncStream<Data> {
+            AsyncStream { continuation in
+                for page in 0..<3 { continuation.yield(Data(repeating: UInt8(page), count: 4096)) }
+                continuation.finish()
+            }
+        }
+    }
+
+    @Test func uploadingABodyWhileItIsMade() async throws {
+        let recorder = Recorder()
+        let seen = MockRoute(.put, "/recordings/today") { request in .json(["received": request.body?.count ?? 0]) }
+
+        let upload = Endpoint.put("/recordings/today", body: .stream(contentType: "audio/ogg") {
+            recorder.encodedPages()  // called again for a retry, a token renewal or a 307/308 redirect
+        })
+        let call = NetCall(server: api, endpoint: upload, firingFunction: .mock(MockRoutes([seen])))
+
+        #expect(try await call.value(as: [String: Int].self) == ["received": 3 * 4096])
+    }
+
     @Test func uploadingAFileAsTheBody() throws {
         let photoURL = try photo()
         defer { try? FileManager.default.removeItem(at: photoURL.deletingLastPathComponent()) }

@@ -58,4 +58,16 @@ import Testing
         let message = LoggingAction(sink: { _ in }).requestMessage(try request(.file(file.url)))
         #expect(message == "→ POST https://example.com/upload (streamed from \(file.url.path), 42 B)")
     }
+
+    @Test func curlAndTheLogShowABodyMadeWhileSentWithoutMakingIt() throws {
+        let made = Locked(0)
+        let body = RequestBody.stream(length: 5) {
+            made.withLock { $0 += 1 }
+            return AsyncStream { $0.yield(Data("hello".utf8)); $0.finish() }
+        }
+        let request = try request(body)
+        #expect(request.curlCommand().contains("--data-binary '<streamed body>'"))
+        #expect(LoggingAction(sink: { _ in }).requestMessage(request) == "→ POST https://example.com/upload (<streamed body>, 5 B)")
+        #expect(made.withLock { $0 } == 0)
+    }
 }

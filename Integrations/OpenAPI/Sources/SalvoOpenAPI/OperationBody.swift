@@ -2,67 +2,68 @@ import Foundation
 import OpenAPIRuntime
 @_spi(Transport) import Salvo
 
-/// The request body of one operation as Salvo sends it: in memory when it is small and its length
-/// is known, otherwise spooled chunk by chunk to a temporary file that Salvo streams from.
+/// The request body of one operation as Salvo sends it: a small body of known length read into
+/// memory, any other streamed as its chunks come (``Salvo/RequestBody/stream(length:contentType:_:)``),
+/// so an upload starts before its last chunk exists and a body made while the response streams
+/// does not wait for itself.
 ///
-/// A body that arrives in chunks (an upload the app produces as it goes, a large file) so never
-/// sits whole in memory, and a retry, a token renewal on 401 or a redirect sends it again from its
-/// first byte: a single pass over an `HTTPBody` could not be sent twice.
-struct OperationBody {
-    /// What the call sends.
-    let body: RequestBody
-    /// The spool file, removed by ``remove()`` once the call no longer needs it.
-    private let file: URL?
+/// A retry, a token renewal on 401 or a 307/308 redirect sends a streamed body again from its
+/// first chunk: an `HTTPBody` made with `iterationBehavior: .multiple` is iterated again; one that
+/// can be iterated once fails the call with `NetworkError.invalidRequest` naming the operation,
+/// rather than sending it short.
+enum OperationBody {
+    /// Bodies of known length up to this many bytes are read into memory before the call fires:
+    /// 64 KiB, the JSON bodies generated clients send. Sending them from memory costs no task and
+    /// lets any number of sends share them; a body this small is made at once anyway.
+    static let inMemoryLimit: Int64 = 64 << 10
 
-    /// Bodies of known length up to this many bytes are read into memory: 1 MiB.
-    static let inMemoryLimit: Int64 = 1 << 20
-
-    /// A request without a body.
-    static let none = OperationBody(body: .none, file: nil)
-
-    private init(body: RequestBody, file: URL?) {
-        self.body = body
-        self.file = file
-    }
-
-    /// Reads `httpBody` for the operation `operationID`.
+    /// The Salvo body for `httpBody` of the operation `operationID`.
     ///
-    /// - Throws: `NetworkError.invalidRequest` naming the operation when the body cannot be read
-    ///   or the temporary file cannot be written.
-    static func reading(_ httpBody: HTTPBody, operationID: String) async throws -> OperationBody {
-        do {
-            if case .known(let length) = httpBody.length, length <= inMemoryLimit {
-                return OperationBody(body: .data(try await Data(collecting: httpBody, upTo: Int(length)), contentType: nil), file: nil)
+    /// - Throws: `NetworkError.invalidRequest` naming the operation when a small body cannot be read.
+    static func requestBody(for httpBody: HTTPBody, operationID: String) async throws -> RequestBody {
+        if case .known(let length) = httpBody.length, length <= inMemoryLimit {
+            do {
+                return .data(try await Data(collecting: httpBody, upTo: Int(length)), contentType: nil)
+            } catch {
+                throw NetworkError.invalidRequest(RequestProblem(.body, "the body of operation \(operationID) could not be read: \(error)"))
             }
-            return try await spooling(httpBody, operationID: operationID)
-        } catch let error as NetworkError {
-            throw error
-        } catch {
-            throw NetworkError.invalidRequest(RequestProblem(.body, "the body of operation \(operationID) could not be read: \(error)"))
+        }
+        let length: Int64? = if case .known(let length) = httpBody.length { length } else { nil }
+        guard httpBody.iterationBehavior == .single else {
+            return .stream(length: length, contentType: nil) { httpBody }
+        }
+        let sends = SendCount()
+        return .stream(length: length, contentType: nil) {
+            guard sends.next() > 1 else { return httpBody }
+            return HTTPBody(
+                AsyncThrowingStream<ArraySlice<UInt8>, any Error> { $0.finish(throwing: SentAgain(operationID: operationID)) },
+                length: .unknown,
+                iterationBehavior: .single
+            )
         }
     }
 
-    /// Writes `httpBody` to a new temporary file as its chunks arrive.
-    private static func spooling(_ httpBody: HTTPBody, operationID: String) async throws -> OperationBody {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-openapi-\(UUID().uuidString).body")
-        guard FileManager.default.createFile(atPath: file.path, contents: nil), let handle = try? FileHandle(forWritingTo: file) else {
-            throw NetworkError.invalidRequest(RequestProblem(.body, "the body of operation \(operationID) could not be spooled: \(file.path) cannot be created; check that the temporary directory is writable"))
+    /// Why a body that can be iterated once was not sent again.
+    struct SentAgain: Error, CustomStringConvertible {
+        let operationID: String
+
+        var description: String {
+            "the request body of operation \(operationID) can be read once (its HTTPBody's iterationBehavior is .single) but had to be sent again, for a retry, a token renewal on 401 or a 307/308 redirect; make it with iterationBehavior: .multiple to allow that"
         }
-        let spooled = OperationBody(body: .file(file, contentType: "application/octet-stream"), file: file)
-        do {
-            defer { try? handle.close() }
-            for try await chunk in httpBody {
-                try handle.write(contentsOf: chunk)
-            }
-        } catch {
-            spooled.remove()
-            throw error
-        }
-        return spooled
     }
 
-    /// Removes the spool file, if there is one.
-    func remove() {
-        if let file { try? FileManager.default.removeItem(at: file) }
+    /// How many times a body was made.
+    private final class SendCount: @unchecked Sendable {
+        // Safe because `count` is read and written only while `lock` is held.
+        private let lock = NSLock()
+        private var count = 0
+
+        /// Counts one more send and returns how many there were.
+        func next() -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            count += 1
+            return count
+        }
     }
 }

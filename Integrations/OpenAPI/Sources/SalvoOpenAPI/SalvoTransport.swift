@@ -27,10 +27,12 @@ import Salvo
 /// connection, a timeout, an action's refusal, cancellation) is thrown as Salvo's `NetworkError`,
 /// which the generated client wraps in `ClientError` as its `underlyingError`.
 ///
-/// A request body up to 1 MiB whose length is known is read into memory; a longer one, or one whose
-/// length is unknown (an upload produced in chunks), is written to a temporary file as it arrives
-/// and streamed from there, so it never sits whole in memory and a retry or a token renewal sends it
-/// again. The file is removed once the response arrives. Response bodies are read whole, or streamed as they arrive from ``NetCall/bytes()``
+/// A request body up to 64 KiB whose length is known is read into memory; a longer one, or one whose
+/// length is unknown (an upload produced in chunks), is streamed as its chunks come, so the upload
+/// starts at once and a body made while the response streams works (on Linux, over the
+/// AsyncHTTPClient transport: over corelibs `URLSession` Salvo makes the whole body first). A retry, a token renewal or a 307/308 redirect sends it again when its `HTTPBody` can be
+/// iterated again, and fails the call naming the operation when it cannot.
+/// Response bodies are read whole, or streamed as they arrive from ``NetCall/bytes()``
 /// for operations ``streaming`` picks (by default: Server-Sent Events, JSON Lines, JSON Sequence and
 /// binary bodies), so that openapi-runtime's `asDecodedServerSentEvents` decodes them as they come.
 public struct SalvoTransport: ClientTransport {
@@ -66,11 +68,9 @@ public struct SalvoTransport: ClientTransport {
         baseURL: URL,
         operationID: String
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        var operationBody = OperationBody.none
-        if let body { operationBody = try await OperationBody.reading(body, operationID: operationID) }
-        // Once the response (or a streamed one's head) is here, nothing sends the body again.
-        defer { operationBody.remove() }
-        let call = makeCall(request, body: operationBody.body)
+        var requestBody = RequestBody.none
+        if let body { requestBody = try await OperationBody.requestBody(for: body, operationID: operationID) }
+        let call = makeCall(request, body: requestBody)
         let streams = streaming.streams(operationID: operationID, accept: request.headerFields[.accept])
         return try await SentOperation.$current.withValue(SentOperation(operationID, sentAs: call)) {
             try await streams ? Self.streamed(call) : Self.whole(call)

@@ -49,6 +49,8 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, NetworkSession
         var failure: URLError?
         /// The 401/407 whose challenge was cancelled so that it could be reported (corelibs only).
         var challenged: URLResponse?
+        /// Reads a body made while it is sent before its task starts (corelibs only).
+        var reading: Task<Void, Never>?
         var isCancelled = false
     }
 
@@ -85,6 +87,10 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, NetworkSession
     /// Starts one task for `request`: the first, or the next after a redirect.
     private func send(_ request: URLRequest) {
         #if canImport(FoundationNetworking)
+        if let stream = request.httpBodyStream as? BodyStream, stream.makesChunks {
+            sendAfterReading(stream, of: request)
+            return
+        }
         let request = Self.withWholeSecondTimeout(request)
         let taskSession = isStreamed
             ? CompanionSessions.streaming(for: session, keepingCookieHeader: session.needsCookieHeaderKept(for: request))
@@ -111,11 +117,12 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, NetworkSession
     }
 
     func cancel() {
-        let task = state.withLock { state in
+        let (task, reading) = state.withLock { state in
             state.isCancelled = true
-            return state.task
+            return (state.task, state.reading)
         }
         task?.cancel()
+        reading?.cancel()
     }
 
     /// Ends one task: sends the redirected request Salvo decided on, or reports the end.
@@ -335,6 +342,42 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, NetworkSession
         case .useCredential: credential == nil
         default: false
         }
+    }
+
+    /// Reads a body made while it is sent (``RequestBody/stream(length:contentType:_:)``) whole,
+    /// then sends `request` with it in memory.
+    ///
+    /// corelibs reads a body stream synchronously on the one queue every `URLSession` of the
+    /// process shares, and takes "no bytes available" as the end of the body (Docs/Linux.md): a
+    /// stream waiting there for its next chunk stops every transfer, and every thread that starts a
+    /// task (`createNextTaskIdentifier` waits on that queue), until cooperative threads run out
+    /// and the chunk is never made. So on Linux the chunks are made first, without blocking a thread.
+    private func sendAfterReading(_ stream: BodyStream, of request: URLRequest) {
+        // A stream is not Sendable; what it is made of is.
+        let segments = stream.segments, body = stream.body
+        let reading = Task { [self] in
+            let whole: Data?
+            do {
+                whole = try await BodyStream(segments, of: body).collect(limit: Int64(Int.max))
+            } catch {
+                let isCancelled = state.withLock { $0.isCancelled }
+                receiver.finish(isCancelled ? URLError(.cancelled) : error)
+                return
+            }
+            guard !state.withLock({ $0.isCancelled }) else {
+                receiver.finish(URLError(.cancelled))
+                return
+            }
+            var inMemory = request
+            inMemory.httpBodyStream = nil
+            inMemory.httpBody = whole ?? Data()
+            send(inMemory)
+        }
+        let isCancelled = state.withLock { state in
+            state.reading = reading
+            return state.isCancelled
+        }
+        if isCancelled { reading.cancel() }
     }
 
     /// `request` with its timeout rounded up to whole seconds, at least 1: libcurl-based

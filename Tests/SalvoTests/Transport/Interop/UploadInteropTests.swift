@@ -65,4 +65,19 @@ import Testing
         #expect(echo.data == #"{"answer":42}"#)
         #expect(echo.header("Content-Type") == "application/json")
     }
+
+    @Test(arguments: TransportUnderTest.all)
+    func aBodyMadeWhileSentArrivesAsTheBody(over transport: TransportUnderTest) async throws {
+        let httpbin = try await HTTPBin(over: transport)
+        let lines = (1...50).map { "line \($0) of a body made while it is sent\n" }
+        let body = RequestBody.stream(contentType: "text/plain") {
+            AsyncStream { continuation in
+                for line in lines { continuation.yield(Data(line.utf8)) }
+                continuation.finish()
+            }
+        }
+        let echo = try await withTimeout { try await httpbin.call(.put("/anything", body: body)).value(as: HTTPBinEcho.self) }
+        #expect(echo.data == lines.joined())
+        #expect(echo.header("Content-Type") == "text/plain")
+    }
 }

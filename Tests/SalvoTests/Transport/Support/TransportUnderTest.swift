@@ -28,6 +28,10 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
         /// Server-Sent Events stream may resume from an earlier event than the last one sent
         /// (the server sends the rest again: nothing is duplicated or lost for the reader).
         case losesHeldPartsAtADrop
+        /// A body made while it is sent (`RequestBody.stream`) is read whole before the request
+        /// goes out, so the upload starts only when the body has ended: corelibs `URLSession`
+        /// cannot wait for a chunk without stopping every transfer of the process (Docs/Linux.md).
+        case readsStreamedBodiesWhole
     }
 
     /// The name test reports show.

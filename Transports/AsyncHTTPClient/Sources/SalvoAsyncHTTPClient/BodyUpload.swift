@@ -116,7 +116,10 @@ final class BodyUpload: Sendable {
     }
 
     private func finish(_ result: Result<Void, any Error>) {
-        if case .failure = result, case .stream(let stream, _) = source { stream.withStream { $0.close() } }
+        // Closed on the upload queue, after any read under way: a read may be waiting for the next
+        // chunk of a body made while it is sent (`RequestBody.stream`), and a close under the
+        // stream's lock would hold the event loop until that chunk exists.
+        if case .failure = result, case .stream(let stream, let queue) = source { queue.async { stream.withStream { $0.close() } } }
         done.completeWith(result)
     }
 }

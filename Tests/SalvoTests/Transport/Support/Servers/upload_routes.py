@@ -23,7 +23,9 @@ answer: a server that dies mid-upload.
         without "Authorization: Bearer T" reads the whole body and answers 401 with
         WWW-Authenticate: Bearer.
     POST|PUT /upload/raw/<key>[?failures=N&status=S&token=T]
-        {"attempt", "content_type", "content_length", "transfer_encoding", "received", "sha256", "is_pattern"}
+        {"attempt", "content_type", "content_length", "transfer_encoding", "received", "sha256", "is_pattern",
+         "spread_ms"}: spread_ms is the time from the first body bytes read to the last, so a test
+        sees whether a body was sent while it was made (a body made whole first arrives at once)
     GET /upload/stats/<key>
         {"attempts": [{"received", "sha256", "complete"}...]}: one entry per request for <key>
 """
@@ -68,10 +70,13 @@ def handle(handler, rest, query, int_param):
     hasher = hashlib.sha256()
     pattern = PatternCheck()
     received = 0
+    arrivals = []  # monotonic times of the first and the latest body bytes
 
     def chunks():
         nonlocal received
         for chunk in body_chunks(handler):
+            now = time.monotonic()
+            arrivals[:] = [arrivals[0] if arrivals else now, now]
             if 0 <= stall_after and received <= stall_after < received + len(chunk):
                 time.sleep(min(stall, 30))
             received += len(chunk)
@@ -109,7 +114,8 @@ def handle(handler, rest, query, int_param):
         attempts = _attempts.setdefault(key, [])
         attempts.append({"received": received, "sha256": hasher.hexdigest(), "complete": complete})
         attempt = len(attempts)
-    report.update({"attempt": attempt, "received": received, "sha256": hasher.hexdigest()})
+    report.update({"attempt": attempt, "received": received, "sha256": hasher.hexdigest(),
+                   "spread_ms": round((arrivals[-1] - arrivals[0]) * 1000) if arrivals else 0})
     if not complete:
         handler.close_connection = True
         handler.respond_json(400, report)
