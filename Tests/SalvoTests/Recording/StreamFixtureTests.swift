@@ -140,7 +140,7 @@ import SalvoTesting
         request.setValue("Bearer t0ken-123", forHTTPHeaderField: "Authorization")
         let log = ReceiverLog()
         _ = RecordingSession(wrapping: base, to: folder.url).start(request, options: log.options, receiver: log)
-        #expect(await log.waitForFinish())
+        try #require(await log.waitForFinish())
         #expect(log.body.count > 0 && String(decoding: log.body, as: UTF8.self).contains("t0ken-123"), "the caller still gets the real stream")
 
         let fixture = try Fixture.load(from: try Self.fixtureFile(in: folder))
@@ -148,11 +148,13 @@ import SalvoTesting
         #expect(!String(decoding: body, as: UTF8.self).contains("t0ken"))
         let chunks = try #require(fixture.response.chunks)
         #expect(chunks.map(\.bytes).reduce(0, +) == body.count)
+        try #require(chunks.count == 3 && log.chunks.count == 3, "one chunk per event, recorded and received")
         #expect(chunks[0].bytes == log.chunks[0].count && chunks[2].bytes == log.chunks[2].count, "chunks without the secret keep their size")
 
         let replayed = ReceiverLog()
         _ = ReplaySession(from: folder.url, clock: .immediate).start(request, options: replayed.options, receiver: replayed)
-        #expect(await replayed.waitForFinish())
+        try #require(await replayed.waitForFinish())
+        try #require(replayed.chunks.count == 3, "the replay streams one chunk per event")
         var parser = ServerSentEventParser()
         #expect(try parser.parse(replayed.chunks[1]).map(\.data) == ["your token is <redacted>"], "the redacted event is whole in its chunk")
     }
