@@ -215,16 +215,15 @@ final class Attempt: ResponseReceiver {
 
     func finish(_ error: (any Error)?) {
         let failure = error.map(failure)
-        var outcome = AttemptOutcome(request: request, head: nil, error: failure)
-        withState { state in
+        var outcome = withState { state in
             // A streamed body went to the task; one kept for a pending decision waits for it, with
             // its head. Otherwise nothing reads them again: they move into the outcome.
             guard state.phase != .awaitingDecision else {
-                outcome.head = state.head
-                return
+                return AttemptOutcome(request: request, head: state.head, error: failure)
             }
-            outcome.head = state.head.take()
-            if state.phase == .collecting { outcome.data = state.body.take() ?? (outcome.head == nil ? nil : Data()) }
+            let head = state.head.take()
+            let body = state.phase == .collecting ? state.body.take() ?? (head == nil ? nil : Data()) : nil
+            return AttemptOutcome(request: request, head: head, data: body, error: failure)
         }
         if let meter { outcome.metrics = [meter.withLock { $0.ended() }] }
         handOn(outcome)
@@ -239,12 +238,12 @@ final class Attempt: ResponseReceiver {
         return NetworkError(error, requestURL: request.url)
     }
 
-    private func handOn(_ outcome: consuming AttemptOutcome) {
+    private func handOn(_ outcome: AttemptOutcome) {
         if finishesTask {
             task.finish(with: outcome)
             return
         }
-        var timed = consume outcome
+        var timed = outcome
         timed.duration = TimeInterval(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000
         let waiter: CheckedContinuation<AttemptOutcome, Never>? = handover?.withLock { handover in
             guard let waiter = handover.waiter else {
