@@ -26,7 +26,7 @@ public struct ResponseHead: Sendable {
     ///
     /// No lock of its own (a head is made for every response, and a lock costs its setup and
     /// teardown each time): the fields and a reported response never change, and the one field that
-    /// does, ``made``, is only touched under ``ResponseHead/madeResponses``, which every head
+    /// does, `made`, is only touched under `ResponseHead.madeResponses`, which every head
     /// shares since a response is made from fields at most once per head, and rarely.
     private final class Content: @unchecked Sendable {
         // Safe because `fields` and `reported` are immutable and `made` is only read and written
@@ -48,8 +48,10 @@ public struct ResponseHead: Sendable {
         }
     }
 
-    /// Guards every parsed head's ``Content/made``.
-    private static let madeResponses = Locked(())
+    /// Guards every parsed head's `Content.made`; its value counts the responses kept there. (Over
+    /// an empty value the lock's storage would share its address with the lock, which the thread
+    /// sanitizer reports as a race.)
+    private static let madeResponses = Locked(0)
 
     /// The status code; 200 for a response that is not HTTP (a `file:` URL's).
     public let statusCode: Int
@@ -110,9 +112,10 @@ public struct ResponseHead: Sendable {
         let response: URLResponse = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: Self.joined(content.fields).dictionary)
             // Foundation refused the status: the head's fields still say what it was.
             ?? URLResponse(url: url, mimeType: nil, expectedContentLength: -1, textEncodingName: nil)
-        return Self.madeResponses.withLock { _ in
+        return Self.madeResponses.withLock { count in
             if let made = content.made { return made }
             content.made = response
+            count &+= 1
             return response
         }
     }
