@@ -11,7 +11,7 @@ import FoundationNetworking
 /// the attempt loop and keeps the chunks that arrive meanwhile until ``deliverBody()``. A head
 /// outside 2xx is collected whole in both cases: its body belongs to the error.
 final class Attempt: ResponseReceiver {
-    private enum Phase {
+    enum Phase {
         /// Collecting the body, to hand it on whole.
         case collecting
         /// A streamed 2xx head waits for the actions to decide; chunks are kept meanwhile.
@@ -21,7 +21,7 @@ final class Attempt: ResponseReceiver {
     }
 
     /// What the exchange has reported so far.
-    private struct State {
+    struct State {
         var head: ResponseHead?
         var body: Data?
         /// Body bytes received, for progress.
@@ -50,7 +50,9 @@ final class Attempt: ResponseReceiver {
     private let options: ExchangeOptions
     private let streamsBody: Bool
     private let reportsProgress: Bool
-    private let state = Locked(State())
+    /// `nil` for the call's only attempt: its state is kept under the task's lock
+    /// (``NetworkTask/withOnlyAttemptState(_:)``), one allocation and one lock fewer a firing.
+    private let state: Locked<State>?
     /// The attempt's metrics so far; `nil` when the server does not collect them, so that an
     /// attempt without them carries, copies and locks nothing more (mock firing's hot path).
     private let meter: Locked<AttemptMeter>?
@@ -77,6 +79,14 @@ final class Attempt: ResponseReceiver {
         options = ExchangeOptions(readsBodyAsItArrives: streamsBody || reportsProgress, credentialHeaders: credentialHeaders)
         start = finishesTask ? 0 : DispatchTime.now().uptimeNanoseconds
         handover = finishesTask ? nil : Locked(Handover())
+        state = finishesTask ? nil : Locked(State())
+    }
+
+    /// Runs `body` with exclusive access to the attempt's state: its own, or the task's for the
+    /// only attempt. `body` must not call into the task, whose lock it may be holding.
+    private func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        guard let state else { return task.withOnlyAttemptState(body) }
+        return state.withLock(body)
     }
 
     /// Starts the exchange on `session`; cancelling the task cancels it.
@@ -97,11 +107,13 @@ final class Attempt: ResponseReceiver {
     }
 
     /// Whether the loop was handed a streamed head that still waits for ``deliverBody()``.
-    var isAwaitingDecision: Bool { state.withLock { $0.phase == .awaitingDecision } }
+    var isAwaitingDecision: Bool { state?.withLock { $0.phase == .awaitingDecision } ?? false }
 
     /// Lets the body of a decided head through: the chunks kept so far, then each as it arrives.
+    ///
+    /// Only an attempt of the loop awaits a decision; it has a lock of its own, so the task may be called under it.
     func deliverBody() {
-        state.withLock { state in
+        state?.withLock { state in
             guard state.phase == .awaitingDecision, let head = state.head else { return }
             state.phase = .streaming
             // Under the lock, so no chunk arriving now can overtake the kept ones.
@@ -137,21 +149,21 @@ final class Attempt: ResponseReceiver {
             }
         }
         guard streamsBody, head.isSuccess else {
-            state.withLock { state in
+            withState { state in
                 state.head = head
                 state.expected = expected
             }
             return
         }
         if finishesTask {
-            state.withLock { state in
+            withState { state in
                 state.head = head
                 state.expected = expected
                 state.phase = .streaming
             }
             task.beginBody(head)
         } else {
-            state.withLock { state in
+            withState { state in
                 state.head = head
                 state.expected = expected
                 state.phase = .awaitingDecision
@@ -170,7 +182,7 @@ final class Attempt: ResponseReceiver {
     }
 
     func receive(_ chunk: Data) {
-        let (isStreaming, received, expected) = state.withLock { state in
+        let (isStreaming, received, expected) = withState { state in
             state.received += Int64(chunk.count)
             if state.phase == .streaming { return (true, state.received, state.expected) }
             if state.body == nil { state.body = chunk } else { state.body?.append(chunk) }
@@ -203,7 +215,7 @@ final class Attempt: ResponseReceiver {
 
     func finish(_ error: (any Error)?) {
         let failure = error.map(failure)
-        var outcome = state.withLock { state in
+        var outcome = withState { state in
             // A streamed body went to the task; one kept for a pending decision waits for it, with
             // its head. Otherwise nothing reads them again: they move into the outcome.
             guard state.phase != .awaitingDecision else {

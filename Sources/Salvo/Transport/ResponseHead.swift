@@ -23,20 +23,43 @@ import FoundationNetworking
 public struct ResponseHead: Sendable {
     /// Where the fields come from, and the Foundation response once there is one: one allocation
     /// per head, so a copy costs one retain.
-    private struct Content {
+    ///
+    /// No lock of its own (a head is made for every response, and a lock costs its setup and
+    /// teardown each time): the fields and a reported response never change, and the one field that
+    /// does, `made`, is only touched under `ResponseHead.madeResponses`, which every head
+    /// shares since a response is made from fields at most once per head, and rarely.
+    private final class Content: @unchecked Sendable {
+        // Safe because `fields` and `reported` are immutable and `made` is only read and written
+        // inside `ResponseHead.madeResponses.withLock`.
+        /// The URL that answered: kept here rather than in the head, so that copying a head (every
+        /// outcome does, several times) retains one reference instead of copying a `URL`.
+        let url: URL
         /// Fields a transport parsed, a name possibly repeated; empty for Foundation's response.
         let fields: [HTTPHeaders.Field]
-        /// The response Foundation reported, or the one made from ``fields`` once asked for.
-        var response: URLResponse?
+        /// The response Foundation reported; `nil` for parsed fields.
+        let reported: URLResponse?
+        /// The response made from ``fields`` the first time it was asked for.
+        var made: URLResponse?
+
+        init(url: URL, fields: [HTTPHeaders.Field], reported: URLResponse? = nil) {
+            self.url = url
+            self.fields = fields
+            self.reported = reported
+        }
     }
+
+    /// Guards every parsed head's `Content.made`; its value counts the responses kept there. (Over
+    /// an empty value the lock's storage would share its address with the lock, which the thread
+    /// sanitizer reports as a race.)
+    private static let madeResponses = Locked(0)
 
     /// The status code; 200 for a response that is not HTTP (a `file:` URL's).
     public let statusCode: Int
     /// The URL that answered: the request's, or the last redirect's.
-    public let url: URL
+    public var url: URL { content.url }
     /// Whether the fields came from a transport rather than from Foundation's response.
     private let isParsed: Bool
-    private let content: Locked<Content>
+    private let content: Content
     /// Where the response came from and how old it is, when a ``CachingSession`` delivered it;
     /// `nil` from any other session.
     public internal(set) var cacheStatus: CacheStatus?
@@ -53,9 +76,8 @@ public struct ResponseHead: Sendable {
     /// §5.3) under the first spelling of its name, as `URLSession` reports it.
     @_spi(Transport) public init(statusCode: Int, fields: [HTTPHeaders.Field], url: URL) {
         self.statusCode = statusCode
-        self.url = url
         isParsed = true
-        content = Locked(Content(fields: fields))
+        content = Content(url: url, fields: fields)
     }
 
     /// The head of a response Foundation reported; `nil` when it has no URL.
@@ -63,17 +85,15 @@ public struct ResponseHead: Sendable {
     /// ``urlResponse`` is `response` itself.
     @_spi(Transport) public init?(_ response: URLResponse) {
         guard let url = response.url else { return nil }
-        self.url = url
         statusCode = (response as? HTTPURLResponse)?.statusCode ?? 200
         isParsed = false
-        content = Locked(Content(fields: [], response: response))
+        content = Content(url: url, fields: [], reported: response)
     }
 
     /// The header fields, in the order the server sent them.
     public var headers: HTTPHeaders {
-        let (fields, response) = content.withLock { ($0.fields, $0.response) }
-        if isParsed { return Self.joined(fields) }
-        return (response as? HTTPURLResponse).map(HTTPHeaders.init) ?? [:]
+        if isParsed { return Self.joined(content.fields) }
+        return (content.reported as? HTTPURLResponse).map(HTTPHeaders.init) ?? [:]
     }
 
     /// The header fields as they arrived, a repeated name possibly more than once, read in one
@@ -83,9 +103,8 @@ public struct ResponseHead: Sendable {
     /// and `value(forField:)` on Foundation's response lowercases every name on each call;
     /// together they cost the cache ~31k instructions a stored response on Linux (benchmark 13e).
     var fieldsAsSent: [HTTPHeaders.Field] {
-        let (fields, response) = content.withLock { ($0.fields, $0.response) }
-        if isParsed { return fields }
-        guard let all = (response as? HTTPURLResponse)?.allHeaderFields else { return [] }
+        if isParsed { return content.fields }
+        guard let all = (content.reported as? HTTPURLResponse)?.allHeaderFields else { return [] }
         var read: [HTTPHeaders.Field] = []
         read.reserveCapacity(all.count)
         for (key, value) in all {
@@ -97,22 +116,25 @@ public struct ResponseHead: Sendable {
 
     /// The value of the field named `name`, in any case.
     @_spi(Transport) public func value(forField name: String) -> String? {
-        let (fields, response) = content.withLock { ($0.fields, $0.response) }
-        if isParsed { return Self.value(of: name, in: fields) }
-        return (response as? HTTPURLResponse)?.value(forHTTPHeaderField: name)
+        if isParsed { return Self.value(of: name, in: content.fields) }
+        return (content.reported as? HTTPURLResponse)?.value(forHTTPHeaderField: name)
     }
 
     /// The head as Foundation's response: the one the session reported, or one made from the
     /// fields the first time it is asked for.
     @_spi(Transport) public var urlResponse: URLResponse {
-        content.withLock { content in
-            if let response = content.response { return response }
-            guard let made = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: Self.joined(content.fields).dictionary) else {
-                // Foundation refused the status: the head's fields still say what it was.
-                return URLResponse(url: url, mimeType: nil, expectedContentLength: -1, textEncodingName: nil)
-            }
-            content.response = made
-            return made
+        if let reported = content.reported { return reported }
+        if let made = Self.madeResponses.withLock({ _ in content.made }) { return made }
+        // Made outside the shared lock (it is the slow part); the first one kept wins, so every
+        // reader gets the same response.
+        let response: URLResponse = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: Self.joined(content.fields).dictionary)
+            // Foundation refused the status: the head's fields still say what it was.
+            ?? URLResponse(url: url, mimeType: nil, expectedContentLength: -1, textEncodingName: nil)
+        return Self.madeResponses.withLock { count in
+            if let made = content.made { return made }
+            content.made = response
+            count &+= 1
+            return response
         }
     }
 
@@ -125,13 +147,13 @@ public struct ResponseHead: Sendable {
 
     /// Whether the head is of an HTTP response: `false` only for a non-HTTP `URLResponse`.
     var isHTTP: Bool {
-        isParsed || content.withLock { $0.response is HTTPURLResponse }
+        isParsed || content.reported is HTTPURLResponse
     }
 
     /// The body's length that `Content-Length` announces, when it does.
     var expectedContentLength: Int64? {
         guard isParsed else {
-            let length = content.withLock { $0.response?.expectedContentLength } ?? -1
+            let length = content.reported?.expectedContentLength ?? -1
             return length >= 0 ? length : nil
         }
         return value(forField: "Content-Length").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }

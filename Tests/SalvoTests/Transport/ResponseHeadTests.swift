@@ -42,6 +42,20 @@ import Testing
         #expect(first.mimeType == "text/plain")
     }
 
+    @Test func readersOnManyThreadsGetTheOneResponseMadeFromTheFields() async throws {
+        let head = ResponseHead(statusCode: 200, headers: ["ETag": "7"], url: url)
+        let copies = Array(repeating: head, count: 16)
+        let responses = await withTaskGroup(of: URLResponse.self) { group in
+            for copy in copies { group.addTask { copy.urlResponse } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let first = try #require(responses.first)
+        #expect(responses.count == 16)
+        #expect(responses.allSatisfy { $0 === first }, "made once for the head and all its copies")
+        #expect(head.httpURLResponse === first)
+        #expect((first as? HTTPURLResponse)?.value(forHTTPHeaderField: "etag") == "7")
+    }
+
     @Test func aHeadOfAFoundationResponseHandsThatResponseBack() throws {
         let response = try #require(HTTPURLResponse(url: url, statusCode: 503, httpVersion: "HTTP/1.1", headerFields: ["Retry-After": "2"]))
         let head = try #require(ResponseHead(response))
