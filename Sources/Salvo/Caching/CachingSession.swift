@@ -14,7 +14,8 @@ import FoundationNetworking
 /// ``ResponseHead/cacheStatus``. A request with another method passes through, and when it
 /// succeeds the entries of its URL are removed (RFC 9111 §4.4). Streamed calls, downloads and
 /// calls that report progress pass through untouched unless the policy includes streams.
-/// `URLCache` is off for every request it sends, so nothing is cached twice.
+/// `URLCache` is off for every request it sends, so nothing is cached twice (a `URLSession`
+/// made without a `URLCache` gets its requests as they are).
 ///
 /// ```swift
 /// let cache = HTTPCache(store: .disk(in: cachesFolder))
@@ -27,12 +28,24 @@ public struct CachingSession: NetworkSession {
     let cache: HTTPCache
     /// How the store and the network are chosen between.
     let policy: CachePolicy
+    /// Whether each request sent needs `URLCache` turned off: not when `base` is a `URLSession`
+    /// without one, where setting the policy would only copy the request (7.7k instructions a
+    /// miss on Linux, where the copy is an `NSMutableURLRequest`).
+    let turnsURLCacheOff: Bool
 
     /// A session answering from `cache` under `policy` and sending the rest through `base`.
     public init(wrapping base: any NetworkSession = URLSession.shared, cache: HTTPCache, policy: CachePolicy = .protocolRules) {
         self.base = base
         self.cache = cache
         self.policy = policy
+        turnsURLCacheOff = Self.mayUseURLCache(base)
+    }
+
+    /// Whether `session` may answer from or write to a `URLCache`: anything but a `URLSession`
+    /// whose configuration has none may, as far as the cache can tell.
+    static func mayUseURLCache(_ session: any NetworkSession) -> Bool {
+        guard let session = session as? URLSession else { return true }
+        return session.configuration.urlCache != nil
     }
 
     /// Answers `request` from the store, the network, or both, as the policy says.
@@ -102,7 +115,7 @@ public struct CachingSession: NetworkSession {
         credentialHeaders: Set<String>,
         receiver: any ResponseReceiver
     ) -> any NetworkSessionTask {
-        let (outgoing, sentConditional) = Self.outgoing(request, conditionalOn: conditional ? stored : nil)
+        let (outgoing, sentConditional) = outgoing(request, conditionalOn: conditional ? stored : nil)
         let requestTime = cache.now()
         // The body is collected to be decided on, whoever reads it.
         let collecting = ExchangeOptions(credentialHeaders: credentialHeaders)
@@ -130,11 +143,14 @@ public struct CachingSession: NetworkSession {
         return fields.isEmpty ? key.logDescription : key.logDescription + " {" + fields.joined(separator: "; ") + "}"
     }
 
-    /// `request` as sent: `URLCache` off, and the validators of `stored` unless the caller set
-    /// its own; and whether it carries any of them.
-    private static func outgoing(_ request: URLRequest, conditionalOn stored: CachedResponse?) -> (URLRequest, isConditional: Bool) {
+    /// `request` as sent: `URLCache` off (unless the base session has none, or the request
+    /// already says so), and the validators of `stored` unless the caller set its own; and
+    /// whether it carries any of them.
+    private func outgoing(_ request: URLRequest, conditionalOn stored: CachedResponse?) -> (URLRequest, isConditional: Bool) {
         var outgoing = request
-        outgoing.cachePolicy = .reloadIgnoringLocalCacheData
+        if turnsURLCacheOff, request.cachePolicy != .reloadIgnoringLocalCacheData {
+            outgoing.cachePolicy = .reloadIgnoringLocalCacheData
+        }
         var isConditional = false
         if let stored {
             if let etag = stored.value(forField: "ETag"), request.value(forHTTPHeaderField: "If-None-Match") == nil {
@@ -201,7 +217,7 @@ public struct CachingSession: NetworkSession {
     /// Sends a conditional request for `stored` and keeps the answer, for a stale response
     /// served under `stale-while-revalidate`; nobody waits for it.
     private func revalidateInBackground(_ request: URLRequest, key: CacheKey, stored: CachedResponse, credentialHeaders: Set<String>) {
-        let (outgoing, isConditional) = Self.outgoing(request, conditionalOn: stored)
+        let (outgoing, isConditional) = outgoing(request, conditionalOn: stored)
         let requestTime = cache.now()
         let control = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
         _ = base.start(outgoing, options: ExchangeOptions(credentialHeaders: credentialHeaders), receiver: ExchangeCollector { [self] exchange in

@@ -45,6 +45,14 @@ import SalvoTesting
         #expect(origin.requests.first?.cachePolicy == .reloadIgnoringLocalCacheData)
     }
 
+    @Test func onlyAURLSessionWithoutAURLCacheIsTrustedToCacheNothing() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        #expect(!CachingSession.mayUseURLCache(URLSession(configuration: configuration)))
+        #expect(CachingSession.mayUseURLCache(URLSession(configuration: .default)))
+        #expect(CachingSession.mayUseURLCache(origin.session))
+    }
+
     @Test func staleResponseIsRevalidatedWithItsETagAndThe304IsMerged() async throws {
         _ = try await fire()
         origin.update { $0.headers["X-Revision"] = "2" }

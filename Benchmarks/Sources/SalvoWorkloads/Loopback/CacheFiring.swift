@@ -22,7 +22,9 @@ public struct CacheFiring: Sendable {
     private let plain: NetCall
     private let server: ServerConfig
     private let transport: URLSession
-    private let missCache = HTTPCache(store: .memory())
+    /// Made once, as an app makes its firing function: a miss pays for the request, not the setup.
+    private let missFiring: FiringFunction
+    private let plainMissFiring: FiringFunction
     private let missPath: EndpointPath
     private let cachedRequest: URLRequest
     private let urlCacheSession: URLSession
@@ -39,6 +41,8 @@ public struct CacheFiring: Sendable {
         let transport = URLSession(configuration: .uncached())
         self.server = server
         self.transport = transport
+        missFiring = .caching(in: HTTPCache(store: .memory()), through: transport)
+        plainMissFiring = .session(transport)
         let key = "bench-\(UUID().uuidString)"
         missPath = EndpointPath("/cache/\(key)-miss/resource")
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-bench-cache-\(key)")
@@ -77,7 +81,7 @@ public struct CacheFiring: Sendable {
     /// One miss through the cache: each request names a URL of its own (`&miss=<a new UUID>`, so
     /// a warm-up never makes a later request a hit); the answer (`max-age=3600`) is stored on the way back.
     public func missOnce() async throws {
-        let response = try await missCall(firing: .caching(in: missCache, through: transport)).response()
+        let response = try await missCall(firing: missFiring).response()
         guard response.cacheStatus?.source == .network, !response.data.isEmpty else {
             throw WorkloadError("expected a miss answered by the network, got \(String(describing: response.cacheStatus))")
         }
@@ -85,7 +89,7 @@ public struct CacheFiring: Sendable {
 
     /// The same kind of request as ``missOnce()``, without a cache.
     public func plainMissOnce() async throws {
-        let response = try await missCall(firing: .session(transport)).response()
+        let response = try await missCall(firing: plainMissFiring).response()
         guard response.statusCode == 200, !response.data.isEmpty else { throw WorkloadError("plain request got \(String(describing: response.statusCode))") }
     }
 
