@@ -65,24 +65,44 @@ public struct MockSession: NetworkSession {
         options: ExchangeOptions,
         receiver: any ResponseReceiver
     ) -> any NetworkSessionTask {
-        let answer = answer, clock = clock, credentialHeaders = options.credentialHeaders
-        let draw = isPerfectNetwork
-            ? NetworkConditions.Draw(delay: 0, fails: false)
-            : generator.withLock { conditions.draw(using: &$0) }
-        let failure = draw.fails ? URLError(conditions.failure) : nil
+        let answer = answer
         // A stream is not Sendable; what it is made of is.
         let segments = stream.segments, streamedBody = stream.body, length = stream.length
-        return MockSessionTask.start(reportingTo: receiver) { task in
+        return startOnClock(request, options: options, draw: drawConditions(), receiver: receiver) {
             let body = try await BodyStream(segments, of: streamedBody).collect(limit: MockRequest.streamedBodyLimit)
             let response = answer(MockRequest(request, madeBody: body)).next()
-            let uploadLength = body?.count ?? length.map { Int($0) } ?? 0
+            return (response, body, body?.count ?? length.map { Int($0) } ?? 0)
+        }
+    }
+
+    /// The exchange on the clock, in a task: `prepare` works out the answer, the body it saw and
+    /// the bytes to report sent; then the body is reported sent (paced by the drawn bandwidth),
+    /// the latency passes, and the answer (or the drawn failure) arrives, paced.
+    private func startOnClock(
+        _ request: URLRequest,
+        options: ExchangeOptions,
+        draw: NetworkConditions.Draw,
+        receiver: any ResponseReceiver,
+        prepare: @escaping @Sendable () async throws -> (response: MockResponse, madeBody: Data?, uploadLength: Int)
+    ) -> any NetworkSessionTask {
+        let answer = answer, clock = clock, credentialHeaders = options.credentialHeaders
+        let failure = draw.fails ? URLError(conditions.failure) : nil
+        return MockSessionTask.start(reportingTo: receiver) { task in
+            let (response, madeBody, uploadLength) = try await prepare()
             try await task.send(uploadLength, bandwidth: draw.bandwidth, on: clock)
             try await clock.sleep(for: NetworkConditions.clampedDelay(response.latency + draw.delay))
             try await task.deliver({
                 if let failure { throw failure }
-                return try Self.follow(request, answeredBy: response, answer: answer, madeBody: body, protecting: credentialHeaders, reportingTo: receiver)
+                return try Self.follow(request, answeredBy: response, answer: answer, madeBody: madeBody, protecting: credentialHeaders, reportingTo: receiver)
             }, bandwidth: draw.bandwidth, on: clock)
         }
+    }
+
+    /// What the conditions do to the next request: nothing on a perfect network, without a lock.
+    private func drawConditions() -> NetworkConditions.Draw {
+        isPerfectNetwork
+            ? NetworkConditions.Draw(delay: 0, fails: false)
+            : generator.withLock { conditions.draw(using: &$0) }
     }
 
     /// Answers `request` with `response` (worked out by the caller) under this session's
@@ -97,26 +117,16 @@ public struct MockSession: NetworkSession {
         answering response: consuming MockResponse,
         receiver: any ResponseReceiver
     ) -> any NetworkSessionTask {
-        let draw = isPerfectNetwork
-            ? NetworkConditions.Draw(delay: 0, fails: false)
-            : generator.withLock { conditions.draw(using: &$0) }
+        let draw = drawConditions()
         let response = response.next()
-        let failure = draw.fails ? URLError(conditions.failure) : nil
         let delay = NetworkConditions.clampedDelay(response.latency + draw.delay)
         // A body streamed from files (multipart, `.file`) is reported at its length too.
         let uploadLength = request.httpBody?.count ?? (request.httpBodyStream as? BodyStream)?.length.map { Int($0) } ?? 0
-        let answer = answer, credentialHeaders = options.credentialHeaders
         guard delay == 0, draw.bandwidth == nil else {
-            let clock = clock
-            return MockSessionTask.start(reportingTo: receiver) { task in
-                try await task.send(uploadLength, bandwidth: draw.bandwidth, on: clock)
-                try await clock.sleep(for: delay)
-                try await task.deliver({
-                    if let failure { throw failure }
-                    return try Self.follow(request, answeredBy: response, answer: answer, madeBody: nil, protecting: credentialHeaders, reportingTo: receiver)
-                }, bandwidth: draw.bandwidth, on: clock)
-            }
+            return startOnClock(request, options: options, draw: draw, receiver: receiver) { (response, nil, uploadLength) }
         }
+        let failure = draw.fails ? URLError(conditions.failure) : nil
+        let answer = answer, credentialHeaders = options.credentialHeaders
         // Answered at once: no closure, no task, no thread hop (mock firing's hot path).
         if uploadLength > 0 { receiver.didSend(Int64(uploadLength), of: Int64(uploadLength)) }
         if let failure {

@@ -57,8 +57,6 @@ public struct ResponseHead: Sendable {
     public let statusCode: Int
     /// The URL that answered: the request's, or the last redirect's.
     public var url: URL { content.url }
-    /// Whether the fields came from a transport rather than from Foundation's response.
-    private let isParsed: Bool
     private let content: Content
     /// Where the response came from and how old it is, when a ``CachingSession`` delivered it;
     /// `nil` from any other session.
@@ -76,7 +74,6 @@ public struct ResponseHead: Sendable {
     /// §5.3) under the first spelling of its name, as `URLSession` reports it.
     @_spi(Transport) public init(statusCode: Int, fields: [HTTPHeaders.Field], url: URL) {
         self.statusCode = statusCode
-        isParsed = true
         content = Content(url: url, fields: fields)
     }
 
@@ -86,9 +83,11 @@ public struct ResponseHead: Sendable {
     @_spi(Transport) public init?(_ response: URLResponse) {
         guard let url = response.url else { return nil }
         statusCode = (response as? HTTPURLResponse)?.statusCode ?? 200
-        isParsed = false
         content = Content(url: url, fields: [], reported: response)
     }
+
+    /// Whether the fields came from a transport rather than from Foundation's response.
+    private var isParsed: Bool { content.reported == nil }
 
     /// The header fields, in the order the server sent them.
     public var headers: HTTPHeaders {
