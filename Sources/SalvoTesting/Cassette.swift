@@ -44,9 +44,9 @@ public struct Cassette: NetworkSession {
     public init(
         at folder: URL,
         mode: FixtureMode = .replay,
-        options: FixtureOptions = .default,
+        options: FixtureOptions = FixtureOptions(),
         through base: any NetworkSession = URLSession.shared,
-        conditions: NetworkConditions = .ideal,
+        conditions: NetworkConditions = NetworkConditions(),
         clock: NetworkClock = .live,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {

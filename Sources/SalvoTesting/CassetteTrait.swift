@@ -20,7 +20,7 @@ extension Cassette {
     public static func forTest(
         _ name: String,
         mode: FixtureMode = .replay,
-        options: FixtureOptions = .default,
+        options: FixtureOptions = FixtureOptions(),
         in directory: URL? = nil,
         filePath: String = #filePath
     ) -> Cassette {
@@ -83,7 +83,7 @@ extension Trait where Self == CassetteTrait {
     public static func cassette(
         _ name: String? = nil,
         mode: FixtureMode = .replay,
-        options: FixtureOptions = .default,
+        options: FixtureOptions = FixtureOptions(),
         in directory: URL? = nil,
         filePath: String = #filePath
     ) -> CassetteTrait {

@@ -12,7 +12,7 @@ extension FiringFunction {
     /// ```
     public static func recording(
         to folder: URL,
-        options: FixtureOptions = .default,
+        options: FixtureOptions = FixtureOptions(),
         through session: any NetworkSession = URLSession.shared
     ) -> FiringFunction {
         .session(RecordingSession(wrapping: session, to: folder, options: options))
@@ -28,7 +28,7 @@ extension FiringFunction {
     public static func cassette(
         at folder: URL,
         mode: FixtureMode = .replay,
-        options: FixtureOptions = .default,
+        options: FixtureOptions = FixtureOptions(),
         through session: any NetworkSession = URLSession.shared
     ) -> FiringFunction {
         Cassette(at: folder, mode: mode, options: options, through: session).firingFunction

@@ -24,13 +24,13 @@ public enum HTTPArchive {
     /// - Throws: `NetworkError/incompleteSetup(_:)` (part `.fixture`) naming the file and what is
     ///   wrong when it cannot be read, is not HAR, or a fixture cannot be written.
     @discardableResult
-    public static func importFixtures(from archive: URL, into folder: URL, options: FixtureOptions = .default) throws(NetworkError) -> [String] {
+    public static func importFixtures(from archive: URL, into folder: URL, options: FixtureOptions = FixtureOptions()) throws(NetworkError) -> [String] {
         try importFixtures(from: FixtureFile.read(archive), named: archive.path, into: folder, options: options)
     }
 
     /// Writes one fixture per entry of the HAR document `data` into `folder`; `name` names it in errors.
     @discardableResult
-    public static func importFixtures(from data: Data, named name: String = "HAR data", into folder: URL, options: FixtureOptions = .default) throws(NetworkError) -> [String] {
+    public static func importFixtures(from data: Data, named name: String = "HAR data", into folder: URL, options: FixtureOptions = FixtureOptions()) throws(NetworkError) -> [String] {
         let archive: HARFormat.Archive
         do {
             archive = try JSONDecoder().decode(HARFormat.Archive.self, from: data)

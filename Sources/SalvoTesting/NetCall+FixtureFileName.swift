@@ -11,7 +11,7 @@ extension NetCall {
     /// ```
     ///
     /// - Throws: `NetworkError/invalidRequest(_:)` when the call cannot build its request.
-    public func fixtureFileName(options: FixtureOptions = .default, occurrence: Int = 1) throws(NetworkError) -> String {
+    public func fixtureFileName(options: FixtureOptions = FixtureOptions(), occurrence: Int = 1) throws(NetworkError) -> String {
         options.fileName(for: try urlRequest(), occurrence: occurrence)
     }
 }

@@ -26,7 +26,7 @@ public struct RecordingSession: NetworkSession {
     private let occurrences = FixtureOccurrences()
 
     /// A session recording what `base` exchanges into `folder`.
-    public init(wrapping base: any NetworkSession = URLSession.shared, to folder: URL, options: FixtureOptions = .default) {
+    public init(wrapping base: any NetworkSession = URLSession.shared, to folder: URL, options: FixtureOptions = FixtureOptions()) {
         self.base = base
         self.folder = folder
         self.options = options

@@ -81,7 +81,7 @@ extension NetCall {
     /// finish within `timeout` seconds.
     ///
     /// ```swift
-    /// call.firingFunction = .mock(status: 500)
+    /// call.firingFunction = .mock(.status(500))
     /// #expect(await call.fireAndRecord().last == .serverError(status: 500))
     /// ```
     public func fireAndRecord(timeout: TimeInterval = 30, sourceLocation: SourceLocation = #_sourceLocation) async -> [ResponderEvent] {

@@ -25,7 +25,7 @@ public final class URLProtocolStub: Sendable {
     private let state: StubState
 
     /// A stub answering each request with what `answer` computes, under `conditions`.
-    public init(conditions: NetworkConditions = .ideal, answer: @escaping @Sendable (MockRequest) -> MockResponse) {
+    public init(conditions: NetworkConditions = NetworkConditions(), answer: @escaping @Sendable (MockRequest) -> MockResponse) {
         key = "salvo-stub-" + UUID().uuidString
         state = StubState(mock: MockSession(conditions: conditions, answer: answer))
         let configuration = URLSessionConfiguration.ephemeral
@@ -41,7 +41,7 @@ public final class URLProtocolStub: Sendable {
     }
 
     /// A stub answering from `routes`; an unmatched request fails naming its method and URL.
-    public convenience init(routes: MockRoutes, conditions: NetworkConditions = .ideal) {
+    public convenience init(routes: MockRoutes, conditions: NetworkConditions = NetworkConditions()) {
         self.init(conditions: conditions) { routes.response(for: $0) }
     }
 

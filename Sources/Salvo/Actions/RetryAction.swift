@@ -15,7 +15,8 @@ import FoundationNetworking
 ///
 /// ```swift
 /// api.actions = [RetryAction(maxAttempts: 4), refresher, auth, LoggingAction()]
-/// let upload = RetryAction(retryableMethods: RetryAction.idempotentMethods.union([.post]))
+/// var upload = RetryAction()
+/// upload.retryableMethods.insert(.post)   // POSTs this server handles idempotently
 /// ```
 public struct RetryAction: NetworkAction {
     /// Total attempts including the first; 1 never retries.
@@ -40,17 +41,29 @@ public struct RetryAction: NetworkAction {
     /// The current date, for `Retry-After` dates; swapped by tests (`@_spi(Testing) import Salvo`).
     @_spi(Testing) public var now: @Sendable () -> Date = Date.init
 
-    /// `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE`: those whose ``HTTPMethod/isIdempotent`` is true.
-    public static var idempotentMethods: Set<HTTPMethod> { HTTPMethod.idempotentMethods }
-    /// `408`, `429`, `500`, `502`, `503` and `504`.
-    public static let defaultStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
-    /// Timeouts, dropped or refused connections, DNS failures and being offline.
-    public static let defaultErrors: Set<URLError.Code> = [
+    /// `408`, `429`, `500`, `502`, `503` and `504`: ``retryableStatusCodes`` unless the initializer is told otherwise.
+    @usableFromInline static let defaultStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
+    /// Timeouts, dropped or refused connections, DNS failures and being offline: ``retryableErrors``
+    /// unless the initializer is told otherwise.
+    @usableFromInline static let defaultErrors: Set<URLError.Code> = [
         .timedOut, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost,
         .dnsLookupFailed, .notConnectedToInternet,
     ]
 
-    /// A retry policy; every parameter has a sensible default.
+    /// A retry policy; every parameter has a sensible default. To add to a default set, change
+    /// the property: `retry.retryableStatusCodes.insert(425)`.
+    ///
+    /// - Parameters:
+    ///   - maxAttempts: total attempts including the first; 1 never retries.
+    ///   - baseDelay: the delay before the first retry, in seconds; it doubles for each further retry.
+    ///   - maxDelay: the largest computed delay, in seconds.
+    ///   - jitter: the fraction of each delay that is random.
+    ///   - retryableStatusCodes: statuses worth another try: 408, 429, 500, 502, 503 and 504 by default.
+    ///   - retryableErrors: transport failures worth another try: timeouts, dropped or refused
+    ///     connections, DNS failures and being offline by default.
+    ///   - retryableMethods: methods that may be retried: `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS`
+    ///     and `TRACE` (those whose ``HTTPMethod/isIdempotent`` is true) by default.
+    ///   - maxRetryAfter: the longest `Retry-After` honoured, in seconds.
     public init(
         maxAttempts: Int = 3,
         baseDelay: TimeInterval = 0.5,
@@ -58,7 +71,7 @@ public struct RetryAction: NetworkAction {
         jitter: Double = 0.5,
         retryableStatusCodes: Set<Int> = RetryAction.defaultStatusCodes,
         retryableErrors: Set<URLError.Code> = RetryAction.defaultErrors,
-        retryableMethods: Set<HTTPMethod> = RetryAction.idempotentMethods,
+        retryableMethods: Set<HTTPMethod> = HTTPMethod.idempotentMethods,
         maxRetryAfter: TimeInterval = 60
     ) {
         self.maxAttempts = maxAttempts

@@ -21,7 +21,7 @@ import FoundationNetworking
 /// ```
 public struct ValidationAction: NetworkAction {
     /// Accepted statuses; `nil` accepts every 2xx.
-    public var statusCodes: Set<Int>?
+    var statusCodes: Set<Int>?
     /// Accepted media types such as `application/json`, `image/*` or `*/*`, compared without
     /// parameters and case-insensitively; `nil` accepts any. Only a body is checked: an empty
     /// response (204, 205, HEAD, any empty 2xx) passes whatever its `Content-Type`.
@@ -29,7 +29,7 @@ public struct ValidationAction: NetworkAction {
     /// A type the call asks for by name in its endpoint's `Accept` header is accepted too, so
     /// ``NetCall/events(resumingAfter:reconnection:maximumLineLength:)``, which asks for
     /// `text/event-stream`, works on a server validating JSON.
-    public var contentTypes: [String]?
+    var contentTypes: [String]?
 
     /// A validation accepting `statusCodes` and `contentTypes`; `nil` accepts any.
     public init(statusCodes: Set<Int>? = nil, contentTypes: [String]? = nil) {

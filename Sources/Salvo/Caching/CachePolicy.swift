@@ -54,11 +54,4 @@ public struct CachePolicy: Sendable, Hashable {
     public static let networkOnly = CachePolicy(.networkOnly)
     /// The protocol's rules, and stored responses when the network or the server fails.
     public static let offlineFirst = CachePolicy(.offlineFirst)
-
-    /// This policy with identical in-flight GETs sharing one exchange.
-    public func coalescing() -> CachePolicy {
-        var policy = self
-        policy.coalescesRequests = true
-        return policy
-    }
 }

@@ -42,12 +42,6 @@ public struct CacheStatus: Sendable, Hashable, CustomStringConvertible {
         self.coalescingKey = coalescingKey
     }
 
-    /// Whether the response came from an exchange another identical call started.
-    public var isCoalesced: Bool { coalescingKey != nil }
-
-    /// Whether the body came from the store rather than from this exchange's network answer.
-    public var isFromStore: Bool { source != .network }
-
     /// `cache hit, age 12s, stale`, as the logging action prints it.
     public var description: String {
         let name = switch source {

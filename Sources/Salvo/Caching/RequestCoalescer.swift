@@ -7,7 +7,7 @@ import FoundationNetworking
 ///
 /// The first caller of a key starts the exchange; later callers join it until it ends. Each
 /// caller's receiver gets the whole exchange on its own, in the order they joined; a joiner's
-/// head is marked ``CacheStatus/isCoalesced`` with the key. Cancelling one caller finishes only
+/// head is marked ``CacheStatus/coalescingKey`` with the key. Cancelling one caller finishes only
 /// that caller (with `URLError(.cancelled)`); cancelling the last one cancels the exchange.
 final class RequestCoalescer: Sendable {
     private final class Flight: Sendable {

@@ -5,6 +5,7 @@ extension FiringFunction {
     ///
     /// ```swift
     /// call.firingFunction = .mock(.json(user))
+    /// call.firingFunction = .mock(.status(500))
     /// call.firingFunction = .mock(.failure(.notConnectedToInternet))
     /// ```
     ///
@@ -12,13 +13,8 @@ extension FiringFunction {
     ///   - response: the answer to every call.
     ///   - conditions: simulated latency and failures.
     ///   - clock: what waits out latency and retry delays; pass `.immediate` or a test clock in tests.
-    public static func mock(_ response: MockResponse, conditions: NetworkConditions = .ideal, clock: NetworkClock = .live) -> FiringFunction {
+    public static func mock(_ response: MockResponse, conditions: NetworkConditions = NetworkConditions(), clock: NetworkClock = .live) -> FiringFunction {
         .session(MockSession(conditions: conditions, clock: clock) { _ in response }, clock: clock)
-    }
-
-    /// Answers every call with `status`, optional `headers` and `body`: `.mock(status: 500)`.
-    public static func mock(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) -> FiringFunction {
-        .mock(.status(status, headers: headers, body: body))
     }
 
     /// Answers every call from `routes`; a request no route matches fails naming its method and URL.
@@ -26,13 +22,13 @@ extension FiringFunction {
     /// ```swift
     /// AppEnvironment.firingFunction = .mock(routes, conditions: .slow(seed: 3))
     /// ```
-    public static func mock(_ routes: MockRoutes, conditions: NetworkConditions = .ideal, clock: NetworkClock = .live) -> FiringFunction {
+    public static func mock(_ routes: MockRoutes, conditions: NetworkConditions = NetworkConditions(), clock: NetworkClock = .live) -> FiringFunction {
         .session(MockSession(conditions: conditions, clock: clock) { routes.response(for: $0) }, clock: clock)
     }
 
     /// Answers every call with what `answer` computes from the request.
     public static func mock(
-        conditions: NetworkConditions = .ideal,
+        conditions: NetworkConditions = NetworkConditions(),
         clock: NetworkClock = .live,
         answer: @escaping @Sendable (MockRequest) -> MockResponse
     ) -> FiringFunction {

@@ -26,11 +26,6 @@ public struct MockMatcher: Sendable, CustomStringConvertible {
         self.check = check
     }
 
-    /// A matcher that holds when `predicate` returns true.
-    public init(_ description: String, where predicate: @escaping @Sendable (MockRequest) -> Bool) {
-        self.init(description) { predicate($0) ? nil : "it does not" }
-    }
-
     /// Why `request` does not meet this matcher, or nil when it does.
     func mismatch(for request: MockRequest) -> String? {
         check(request)

@@ -19,8 +19,9 @@ public struct MockRequest: Sendable {
     /// session before it asked for the answer.
     let madeBody: Data?
 
-    /// A mock request for `request`, with captured path `parameters`.
-    public init(_ request: URLRequest, parameters: [String: String] = [:]) {
+    /// A mock request for `request`, with captured path `parameters`; mock firing builds these,
+    /// tests of a route's answer or a matcher may too (`@_spi(Transport) import Salvo`).
+    @_spi(Transport) public init(_ request: URLRequest, parameters: [String: String] = [:]) {
         self.init(request, parameters: parameters, madeBody: nil)
     }
 
@@ -38,8 +39,8 @@ public struct MockRequest: Sendable {
     /// The request method.
     public var method: HTTPMethod { HTTPMethod(request.httpMethod ?? "GET") }
 
-    /// The request URL.
-    public var url: URL? { request.url }
+    /// The request URL; `request.url` to a user.
+    var url: URL? { request.url }
 
     /// The decoded query items; for a repeated name the last value wins.
     public var query: [String: String] {

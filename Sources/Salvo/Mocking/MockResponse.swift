@@ -27,8 +27,9 @@ public struct MockResponse: Sendable {
     }
 
     let answer: Answer
-    /// Seconds to wait before answering; added to any latency the network conditions draw.
-    public var latency: TimeInterval = 0
+    /// Seconds to wait before answering; added to any latency the network conditions draw. Set with
+    /// ``delayed(by:)``.
+    var latency: TimeInterval = 0
 
     init(_ answer: Answer) {
         self.answer = answer
@@ -111,15 +112,6 @@ public struct MockResponse: Sendable {
     public func delayed(by seconds: TimeInterval) -> MockResponse {
         var copy = self
         copy.latency = NetworkConditions.clampedDelay(latency + seconds)
-        return copy
-    }
-
-    /// This answer with the response header `name` set to `value`.
-    public func header(_ name: String, _ value: String) -> MockResponse {
-        guard case .http(let status, var headers, let body) = answer else { return self }
-        headers[name] = value
-        var copy = MockResponse(.http(status: status, headers: headers, body: body))
-        copy.latency = latency
         return copy
     }
 

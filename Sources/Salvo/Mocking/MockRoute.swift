@@ -41,40 +41,30 @@ public struct MockRoute: Sendable {
         self.answer = answer
     }
 
-    /// A route always giving `response`.
-    public init(_ method: HTTPMethod, _ pattern: String, query: [String: String] = [:], _ response: MockResponse) {
-        self.init(method, pattern, query: query) { _ in response }
-    }
-
     /// A `GET` route giving `response`.
     public static func get(_ pattern: String, query: [String: String] = [:], _ response: MockResponse) -> MockRoute {
-        MockRoute(.get, pattern, query: query, response)
+        MockRoute(.get, pattern, query: query) { _ in response }
     }
-
 
     /// A `POST` route giving `response`.
     public static func post(_ pattern: String, query: [String: String] = [:], _ response: MockResponse) -> MockRoute {
-        MockRoute(.post, pattern, query: query, response)
+        MockRoute(.post, pattern, query: query) { _ in response }
     }
-
 
     /// A `PUT` route giving `response`.
     public static func put(_ pattern: String, query: [String: String] = [:], _ response: MockResponse) -> MockRoute {
-        MockRoute(.put, pattern, query: query, response)
+        MockRoute(.put, pattern, query: query) { _ in response }
     }
-
 
     /// A `PATCH` route giving `response`.
     public static func patch(_ pattern: String, query: [String: String] = [:], _ response: MockResponse) -> MockRoute {
-        MockRoute(.patch, pattern, query: query, response)
+        MockRoute(.patch, pattern, query: query) { _ in response }
     }
-
 
     /// A `DELETE` route giving `response`.
     public static func delete(_ pattern: String, query: [String: String] = [:], _ response: MockResponse) -> MockRoute {
-        MockRoute(.delete, pattern, query: query, response)
+        MockRoute(.delete, pattern, query: query) { _ in response }
     }
-
 
     /// `"GET /users/:id"`, plus the query constraints and matchers if any:
     /// `"POST /login [JSON body containing {\"user\":\"ada\"}]"`.

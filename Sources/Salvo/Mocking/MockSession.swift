@@ -35,7 +35,7 @@ public struct MockSession: NetworkSession {
     ///     ``NetworkClock/live`` by default.
     ///   - answer: the canned answer for a request.
     public init(
-        conditions: NetworkConditions = .ideal,
+        conditions: NetworkConditions = NetworkConditions(),
         clock: NetworkClock = .live,
         answer: @escaping @Sendable (MockRequest) -> MockResponse
     ) {

@@ -49,9 +49,6 @@ public struct NetworkConditions: Sendable, Hashable {
         self.seed = seed
     }
 
-    /// No added latency and no failures.
-    public static let ideal = NetworkConditions()
-
     /// Every request fails with `notConnectedToInternet`.
     public static let offline = NetworkConditions(failureRate: 1)
 

@@ -67,8 +67,11 @@ extension PageDecoder where Item: Sendable {
     /// A decoder made on the main actor for a main-actor model decodes only there: called
     /// elsewhere it throws ``NetworkError/decoding(_:)`` saying so.
     ///
+    /// The pager decodes each page itself; tests of a custom decoder call this
+    /// (`@_spi(Transport) import Salvo`).
+    ///
     /// - Throws: ``NetworkError/decoding(_:)`` when the body is not a page, or the error the closure threw.
-    public func decode(_ response: NetworkResponse) throws(NetworkError) -> Page<Item> {
+    @_spi(Transport) public func decode(_ response: NetworkResponse) throws(NetworkError) -> Page<Item> {
         try decode(response, serverDecoder: JSONDecoder())
     }
 

@@ -10,8 +10,9 @@ extension Pager {
         await withCheckedContinuation { start(.nextPage, waiter: $0) }
     }
 
-    /// Starts loading the next page without waiting; see ``loadNextPage()``.
-    public func startLoadingNextPage() {
+    /// Starts loading the next page without waiting: ``loadNextPageIfNeeded(currentIndex:distance:)``
+    /// once it decided to.
+    func startLoadingNextPage() {
         start(.nextPage, waiter: nil)
     }
 

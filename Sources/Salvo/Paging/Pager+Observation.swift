@@ -18,15 +18,6 @@ extension Pager {
         loader.observe(handler)
     }
 
-    /// Calls `handler` on `queue` with the current state, then after every change; use a serial
-    /// queue to keep the order.
-    ///
-    /// - Returns: an observation to cancel; it lasts as long as the pager otherwise.
-    @discardableResult
-    public func observe(on queue: DispatchQueue, _ handler: @escaping @Sendable (PagingState<Item>) -> Void) -> StateObservation {
-        loader.observe(on: queue, handler)
-    }
-
     /// An async sequence of snapshots: the current state, then each change. Each call makes a
     /// new sequence; it ends when the pager is released.
     ///

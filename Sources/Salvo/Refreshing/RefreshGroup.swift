@@ -29,7 +29,4 @@ public struct RefreshGroup: Refreshable {
 
     /// The first member error, in member order; `nil` when none failed.
     public var error: NetworkError? { members.lazy.compactMap(\.error).first }
-
-    /// Every member error, in member order.
-    public var errors: [NetworkError] { members.compactMap(\.error) }
 }

@@ -120,12 +120,6 @@ public final class Refresher<Value: Sendable>: Refreshable, Sendable {
         loader.observe(handler)
     }
 
-    /// Calls `handler` on `queue` with the current state, then after every change.
-    @discardableResult
-    public func observe(on queue: DispatchQueue, _ handler: @escaping @Sendable (RefreshState<Value>) -> Void) -> StateObservation {
-        loader.observe(on: queue, handler)
-    }
-
     /// An async sequence of snapshots: the current state, then each change.
     public func states() -> AsyncStream<RefreshState<Value>> {
         loader.states()

@@ -18,8 +18,8 @@ extension FiringFunction {
     ///     `.immediate` or a test clock in tests.
     public static func replaying(
         from folder: URL,
-        options: FixtureOptions = .default,
-        conditions: NetworkConditions = .ideal,
+        options: FixtureOptions = FixtureOptions(),
+        conditions: NetworkConditions = NetworkConditions(),
         clock: NetworkClock = .live
     ) -> FiringFunction {
         .session(ReplaySession(from: folder, options: options, conditions: conditions, clock: clock), clock: clock)

@@ -29,9 +29,6 @@ public struct FixtureOptions: Sendable, Hashable {
         self.matchesOrigin = matchesOrigin
         self.recordsTimestamps = recordsTimestamps
     }
-
-    /// Secrets hidden, matched by method and full URL.
-    public static let `default` = FixtureOptions()
 }
 
 extension FixtureOptions {

@@ -27,10 +27,10 @@ public struct ReplaySession: NetworkSession {
     /// - Parameters:
     ///   - folder: the folder the fixtures were recorded into.
     ///   - options: how fixtures are named, matched and redacted; use the options they were recorded with.
-    ///   - conditions: simulated latency, bandwidth and failures; ``NetworkConditions/ideal`` by default.
+    ///   - conditions: simulated latency, bandwidth and failures; none by default.
     ///   - clock: what waits out simulated latency and the recorded timing of streamed
     ///     responses; ``NetworkClock/live`` by default.
-    public init(from folder: URL, options: FixtureOptions = .default, conditions: NetworkConditions = .ideal, clock: NetworkClock = .live) {
+    public init(from folder: URL, options: FixtureOptions = FixtureOptions(), conditions: NetworkConditions = NetworkConditions(), clock: NetworkClock = .live) {
         self.folder = folder
         self.options = options
         mock = MockSession(conditions: conditions, clock: clock) { request in

@@ -14,21 +14,26 @@ import FoundationNetworking
 /// ))
 /// ```
 ///
-/// For one firing: `headHandler` at most once, for a 2xx response the call's actions let through;
-/// then `chunkHandler` for each chunk, in order; then `completionHandler` exactly once, with `nil`
+/// For one firing: `head` at most once, for a 2xx response the call's actions let through;
+/// then `chunk` for each chunk, in order; then `completion` exactly once, with `nil`
 /// when the whole body arrived, otherwise with the error (a status outside 2xx arrives here, its
 /// body in the error, and no chunk is streamed). Nothing runs after the completion. Chunks are
 /// handed to the queue as they arrive: a queue that cannot keep up holds them in memory, so a slow
 /// consumer of a large body should read ``NetCall/bytes()`` instead, which bounds memory.
 public struct StreamResponder: Sendable {
     /// Receives the response head before the first chunk.
-    public var headHandler: @Sendable (ResponseHead) -> Void
+    let headHandler: @Sendable (ResponseHead) -> Void
     /// Receives each chunk of the body, in order.
-    public var chunkHandler: @Sendable (Data) -> Void
+    let chunkHandler: @Sendable (Data) -> Void
     /// Receives the end: `nil` when the whole body arrived, otherwise why it did not.
-    public var completionHandler: @Sendable (NetworkError?) -> Void
+    let completionHandler: @Sendable (NetworkError?) -> Void
 
     /// A streaming responder from its three handlers; each defaults to doing nothing.
+    ///
+    /// - Parameters:
+    ///   - head: receives the response head before the first chunk.
+    ///   - chunk: receives each chunk of the body, in order.
+    ///   - completion: receives the end: `nil` when the whole body arrived, otherwise why it did not.
     public init(
         head: @escaping @Sendable (ResponseHead) -> Void = { _ in },
         chunk: @escaping @Sendable (Data) -> Void = { _ in },

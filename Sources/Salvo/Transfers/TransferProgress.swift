@@ -24,8 +24,9 @@ public struct TransferProgress: Sendable, Hashable {
     /// Bytes expected in all, `nil` when unknown (no `Content-Length`, a streamed upload).
     public var expectedBytes: Int64?
 
-    /// A progress report from its parts.
-    public init(direction: Direction, completedBytes: Int64, expectedBytes: Int64?) {
+    /// A progress report from its parts; sessions and Salvo build these
+    /// (`@_spi(Transport) import Salvo`).
+    @_spi(Transport) public init(direction: Direction, completedBytes: Int64, expectedBytes: Int64?) {
         self.direction = direction
         self.completedBytes = completedBytes
         self.expectedBytes = expectedBytes
@@ -38,6 +39,6 @@ public struct TransferProgress: Sendable, Hashable {
         return min(1, Double(completedBytes) / Double(expectedBytes))
     }
 
-    /// Whether every expected byte has gone through.
-    public var isComplete: Bool { expectedBytes.map { completedBytes >= $0 } ?? false }
+    /// Whether every expected byte has gone through: `fractionCompleted == 1` to a user.
+    var isComplete: Bool { expectedBytes.map { completedBytes >= $0 } ?? false }
 }

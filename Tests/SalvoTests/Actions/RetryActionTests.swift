@@ -69,7 +69,7 @@ import SalvoTesting
         #expect(await decision(policy, outcome(status: 503), method: .post) == "proceed")
         #expect(await decision(policy, outcome(status: 503), method: .patch) == "proceed")
         #expect(await decision(policy, outcome(status: 503), method: .put) == "after 1.0")
-        let optedIn = RetryAction(baseDelay: 1, retryableMethods: RetryAction.idempotentMethods.union([.post])).drawing { 0 }
+        let optedIn = RetryAction(baseDelay: 1, retryableMethods: RetryAction().retryableMethods.union([.post])).drawing { 0 }
         #expect(await decision(optedIn, outcome(status: 503), method: .post) == "after 1.0")
     }
 

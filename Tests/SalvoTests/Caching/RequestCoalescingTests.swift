@@ -24,9 +24,9 @@ import SalvoTesting
         let sent = sent
         let origin = MockSession(clock: time.clock) { _ in
             sent.withLock { $0 += 1 }
-            return MockResponse.text("shared").header("Cache-Control", "no-store").delayed(by: 1)
+            return MockResponse.text("shared", headers: ["Cache-Control": "no-store"]).delayed(by: 1)
         }
-        let policy = coalescing ? CachePolicy.protocolRules.coalescing() : .protocolRules
+        let policy = CachePolicy(.protocolRules, coalescesRequests: coalescing)
         return NetCall(server: Self.server, endpoint: endpoint, callbackQueue: .immediate, firingFunction: .caching(in: cache, policy: policy, through: origin))
     }
 
@@ -41,7 +41,7 @@ import SalvoTesting
         let all = try await responses
         #expect(all.count == 5)
         #expect(all.allSatisfy { String(decoding: $0.data, as: UTF8.self) == "shared" })
-        #expect(all.filter { $0.cacheStatus?.isCoalesced == true }.count == 4)
+        #expect(all.filter { $0.cacheStatus?.coalescingKey != nil }.count == 4)
         #expect(all.compactMap { $0.cacheStatus?.coalescingKey }.allSatisfy { $0 == "GET https://api.example.com/item" })
         #expect(sent.withLock { $0 } == 1)
     }
@@ -66,7 +66,7 @@ import SalvoTesting
         }
         #expect(await time.waitForSleepers(3))
         time.advance(by: 1)
-        #expect(try await responses.allSatisfy { $0.cacheStatus?.isCoalesced == false })
+        #expect(try await responses.allSatisfy { $0.cacheStatus.map { $0.coalescingKey == nil } == true })
         #expect(sent.withLock { $0 } == 3)
     }
 

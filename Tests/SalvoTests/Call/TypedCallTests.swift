@@ -99,7 +99,7 @@ import SalvoTesting
     }
 
     @Test func theResponseCarriesStatusHeadersAndURL() async throws {
-        let call = issueCall(.mock(.json(Ticket(number: 1, title: "Crash"), status: 201).header("ETag", "\"v7\"").header("X-RateLimit-Remaining", "59")))
+        let call = issueCall(.mock(.json(Ticket(number: 1, title: "Crash"), status: 201, headers: ["ETag": "\"v7\"", "X-RateLimit-Remaining": "59"])))
         let response = try await call.response()
         #expect(response.value.number == 1)
         #expect(response.statusCode == 201)

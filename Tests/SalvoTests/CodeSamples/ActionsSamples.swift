@@ -103,13 +103,12 @@ enum ActionsGuide {
 
     // MARK: - Retry
 
-    static let patientPolicy = RetryAction(
-        maxAttempts: 5,
-        baseDelay: 1,
-        maxDelay: 20,
-        retryableStatusCodes: RetryAction.defaultStatusCodes.union([425]),
-        retryableMethods: RetryAction.idempotentMethods.union([.post])   // only if your POSTs are safe to repeat
-    )
+    static let patientPolicy: RetryAction = {
+        var patient = RetryAction(maxAttempts: 5, baseDelay: 1, maxDelay: 20)
+        patient.retryableStatusCodes.insert(425)
+        patient.retryableMethods.insert(.post)   // only if your POSTs are safe to repeat
+        return patient
+    }()
 
     // MARK: - Logging and cURL
 

@@ -21,7 +21,7 @@ enum CachingGuide {
         let cache = HTTPCache(store: .disk(in: cachesFolder.appendingPathComponent("api")))
         var call = NetCall(server: server, endpoint: .get("/books"))
         call.firingFunction = .caching(in: cache)                         // RFC 9111 rules
-        call.firingFunction = .caching(in: cache, through: MockSession { _ in MockResponse.json(books).header("Cache-Control", "max-age=60") })
+        call.firingFunction = .caching(in: cache, through: MockSession { _ in .json(books, headers: ["Cache-Control": "max-age=60"]) })
         _ = try await call.response()
         let response = try await call.response()
 
@@ -34,7 +34,7 @@ enum CachingGuide {
             banner = "Offline: showing what was loaded \(Int(feed.cacheStatus?.age ?? 0)) s ago"
         }
         cache.removeEntries(signedInWith: ["Authorization": "Bearer token"])
-        call.firingFunction = .caching(in: cache, policy: CachePolicy.protocolRules.coalescing())
+        call.firingFunction = .caching(in: cache, policy: CachePolicy(.protocolRules, coalescesRequests: true))
         return (response.cacheStatus?.source, banner)
     }
 
@@ -61,7 +61,7 @@ enum CachingGuide {
 
     @Test func theCachedPagerSampleShowsTheStoredPageThenTheServersAnswer() async throws {
         let cache = HTTPCache()
-        let origin = MockSession { _ in MockResponse.json(CachingGuide.books).header("ETag", "\"b1\"") }
+        let origin = MockSession { _ in .json(CachingGuide.books, headers: ["ETag": "\"b1\""]) }
         let opened = await CachingGuide.cachedPager(cache: cache, origin: origin)
         #expect(opened.state.cacheStatus?.source == .network)
         let reopened = await CachingGuide.cachedPager(cache: cache, origin: MockSession { request in

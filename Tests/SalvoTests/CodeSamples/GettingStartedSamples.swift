@@ -191,7 +191,7 @@ func counting(_ base: FiringFunction, into counter: FinishedCalls) -> FiringFunc
         var call = BookCalls.book(42)
         call.firingFunction = counting(.mock(.json(Book(id: 42, title: "Dune"))), into: counter)
         _ = try await call.value(as: Book.self)
-        call.firingFunction = counting(.mock(status: 404), into: counter)
+        call.firingFunction = counting(.mock(.status(404)), into: counter)
         await #expect(throws: NetworkError.self) { try await call.response() }
         #expect(counter.paths == ["/books/42", "/books/42"])
         #expect(counter.failures == 1)

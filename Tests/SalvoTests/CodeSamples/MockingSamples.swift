@@ -100,7 +100,7 @@ enum MockingSamples {
         call.firingFunction = .mock(.json(User(id: 1, name: "Ada")))
         let user = try await call.value(as: User.self)
 
-        call.firingFunction = .mock(status: 500)
+        call.firingFunction = .mock(.status(500))
         call.firingFunction = .mock(.failure(.notConnectedToInternet))
         call.firingFunction = .mock(.text("slow").delayed(by: 0.1))
 

@@ -30,7 +30,8 @@ import Salvo
             .data(Data("{\"iso\": 100}".utf8), name: "exif", contentType: "application/json"),
         ]))
         // POST is not retried by default; an upload the server handles idempotently can opt in.
-        let retry = RetryAction(retryableMethods: RetryAction.idempotentMethods.union([.post]))
+        var retry = RetryAction()
+        retry.retryableMethods.insert(.post)
         let call = NetCall(server: api, endpoint: upload, actions: [retry])
 
         let request = try call.urlRequest()

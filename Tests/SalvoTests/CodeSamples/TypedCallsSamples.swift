@@ -141,7 +141,7 @@ func starAndReadme(_ api: GitHubAPI) async throws(APIError<GitHubError>) -> Repo
     }
 
     @Test func headersComeWithTheValue() async throws {
-        let api = api(MockRoutes([.get("/repos/**", .text(#"[{"number":1,"title":"A"}]"#).header("X-RateLimit-Remaining", "4999"))]))
+        let api = api(MockRoutes([.get("/repos/**", .text(#"[{"number":1,"title":"A"}]"#, headers: ["X-RateLimit-Remaining": "4999"]))]))
         let (remaining, printed) = try await SampleOutput.capturing { try await rateLimit(api) }
         #expect(remaining == "4999")
         #expect(printed == ["1 200"])

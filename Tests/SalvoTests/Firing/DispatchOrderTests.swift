@@ -111,7 +111,7 @@ import SalvoTesting
         original.metricsHandler = { _ in }
 
         for responder in [original, unchanged, copy] {
-            NetCall(server: ServerConfig(host: "api.example.com"), endpoint: .get("/x"), responder: responder, callbackQueue: .immediate, firingFunction: .mock(status: 200)).fire()
+            NetCall(server: ServerConfig(host: "api.example.com"), endpoint: .get("/x"), responder: responder, callbackQueue: .immediate, firingFunction: .mock(.status(200))).fire()
         }
         copy.errorHandler(.cancelled)
 

@@ -30,7 +30,7 @@ import SalvoTesting
 
     @Test func a500StubReachesServerErrorHandlerAndNeverDataHandler() async {
         let reachedData = Locked(false)
-        var call = Self.call(.mock(status: 500))
+        var call = Self.call(.mock(.status(500)))
         call.responder.dataHandler = { _ in reachedData.withLock { $0 = true } }
         let events = await call.fireAndRecord()
         #expect(events.last == .serverError(status: 500))
@@ -47,7 +47,7 @@ import SalvoTesting
     }
 
     @Test func textBodyAndExtraHeadersAreAnswered() async throws {
-        let response = try await Self.call(.mock(.text("hello", status: 201).header("X-Trace", "t1"))).response()
+        let response = try await Self.call(.mock(.text("hello", status: 201, headers: ["X-Trace": "t1"]))).response()
         #expect(String(decoding: response.data, as: UTF8.self) == "hello")
         #expect(response.statusCode == 201)
         #expect(response.headers["X-Trace"] == "t1")

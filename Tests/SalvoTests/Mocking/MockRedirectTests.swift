@@ -19,9 +19,9 @@ import SalvoTesting
 
     static func routes(status: Int, to location: String = "/landed") -> MockRoutes {
         MockRoutes([
-            MockRoute(.post, "/start", .redirect(to: location, status: status)),
-            MockRoute(.put, "/start", .redirect(to: location, status: status)),
-            MockRoute(.get, "/start", .redirect(to: location, status: status)),
+            .post("/start", .redirect(to: location, status: status)),
+            .put("/start", .redirect(to: location, status: status)),
+            .get("/start", .redirect(to: location, status: status)),
             MockRoute(.get, "/landed", answer: seen),
             MockRoute(.post, "/landed", answer: seen),
             MockRoute(.put, "/landed", answer: seen),

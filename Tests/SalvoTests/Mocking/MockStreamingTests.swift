@@ -232,7 +232,7 @@ import SalvoTesting
         #expect(log.reports == [.finish(.cancelled)])
     }
 
-    @Test(arguments: [NetworkConditions.ideal, NetworkConditions(bandwidth: 100...100)])
+    @Test(arguments: [NetworkConditions(), NetworkConditions(bandwidth: 100...100)])
     func aHeadRequestGetsTheHeadAndNoBody(conditions: NetworkConditions) async throws {
         let log = ReceiverLog()
         let session = MockSession(conditions: conditions, clock: .immediate) { _ in .chunks(Self.abc, every: 0.1) }

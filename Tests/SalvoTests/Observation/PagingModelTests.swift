@@ -148,7 +148,7 @@ import SalvoObservation
         await model?.loadFirstPageIfNeeded()
         let log = ChangeLog()
         log.trackAll(of: try #require(model))
-        pager.startLoadingNextPage()
+        #expect(pager.loadNextPageIfNeeded(currentIndex: pager.items.count - 1))
         try await waitUntil { server.heldCount == 1 }
         let changesBefore = log.total
         weak let released = model

@@ -9,7 +9,7 @@ import Testing
         let server = FakeListServer(.init(holdPage: 4))
         let pager = list.pager(server: .fakeLists, firing: server.firing)
         for _ in 1...3 { await pager.loadNextPage() }
-        pager.startLoadingNextPage()
+        #expect(pager.loadNextPageIfNeeded(currentIndex: pager.items.count - 1))
         #expect(server.heldCount == 1 && pager.isLoading)
 
         await pager.refresh()
@@ -26,7 +26,7 @@ import Testing
         let server = FakeListServer(.init(holdPage: 4))
         let pager = list.pager(server: .fakeLists, firing: server.firingIgnoringCancellation)
         for _ in 1...3 { await pager.loadNextPage() }
-        pager.startLoadingNextPage()
+        #expect(pager.loadNextPageIfNeeded(currentIndex: pager.items.count - 1))
         await pager.refresh()
         server.release()
         #expect(server.heldCount == 0)
@@ -97,7 +97,7 @@ import Testing
                         for step in 0..<20 {
                             switch (worker + step) % 4 {
                             case 0: await pager.refresh()
-                            case 1: pager.startLoadingNextPage()
+                            case 1: _ = pager.loadNextPageIfNeeded(currentIndex: .max)
                             case 2: _ = pager.loadNextPageIfNeeded(currentIndex: pager.items.count - 1)
                             default: await pager.loadNextPage()
                             }

@@ -11,7 +11,7 @@ import SalvoTesting
             let ids = (page - 1) * 10 + 1...min(page * 10, 25)
             let items = ids.map { ListItem(id: $0, name: "Item \($0)") }
             let next = page < 3 ? #"</v1/photos?page=\#(page + 1)>; rel="next""# : #"</v1/photos?page=1>; rel="first""#
-            return .json(items).header("Link", next)
+            return .json(items, headers: ["Link": next])
         }
         let call = NetCall(server: ServerConfig(host: "api.example.com", basePath: "v1"), endpoint: .get("/photos"), firingFunction: firing)
         let pager = Pager(call: call, strategy: .linkHeader(), decoder: .array(), id: \ListItem.id)

@@ -22,12 +22,11 @@ import Testing
         #expect(last.last?.items.count == 20)
     }
 
-    @Test func callbackSeesEveryChangeInOrderOnItsQueue() async throws {
+    @Test func callbackSeesEveryChangeInOrderOnTheMainActor() async throws {
         let server = FakeListServer()
         let pager = PagedList.offset.pager(server: .fakeLists, firing: server.firing)
         let seen = Locked<[(isLoading: Bool, count: Int)]>([])
-        let queue = DispatchQueue(label: "observer")
-        pager.observe(on: queue) { state in seen.withLock { $0.append((state.isLoading, state.items.count)) } }
+        pager.observe { state in seen.withLock { $0.append((state.isLoading, state.items.count)) } }
         await pager.loadNextPage()
         await pager.refresh()
         try await waitUntil { seen.withLock { $0.count } == 5 }
@@ -40,11 +39,10 @@ import Testing
         let server = FakeListServer()
         let pager = PagedList.offset.pager(server: .fakeLists, firing: server.firing)
         let calls = Locked(0)
-        let queue = DispatchQueue(label: "observer")
-        let observation = pager.observe(on: queue) { _ in calls.withLock { $0 += 1 } }
+        let observation = pager.observe { _ in calls.withLock { $0 += 1 } }
         observation.cancel()
         await pager.loadNextPage()
-        queue.sync {}
+        await mainQueueDrained()
         #expect(calls.withLock { $0 } <= 1, "only the initial state, if it was already queued")
     }
 

@@ -59,7 +59,7 @@ import SalvoTesting
     @Test func replayGivesTheRecordedChunksAtTheRecordedTimes() async throws {
         let folder = try TemporaryFolder()
         let request = URLRequest(url: Self.url)
-        try Data(Self.handWritten.utf8).write(to: folder.url.appendingPathComponent(FixtureName.fileName(for: request, options: .default)))
+        try Data(Self.handWritten.utf8).write(to: folder.url.appendingPathComponent(FixtureName.fileName(for: request, options: FixtureOptions())))
         let time = TestClock()
         let log = ReceiverLog(clock: time)
         _ = ReplaySession(from: folder.url, clock: time.clock).start(request, options: log.options, receiver: log)
@@ -173,7 +173,7 @@ import SalvoTesting
     @Test func anExportedStreamImportsWithItsChunks() throws {
         let folder = try TemporaryFolder(), again = try TemporaryFolder()
         let request = URLRequest(url: Self.url)
-        try Data(Self.handWritten.utf8).write(to: folder.url.appendingPathComponent(FixtureName.fileName(for: request, options: .default)))
+        try Data(Self.handWritten.utf8).write(to: folder.url.appendingPathComponent(FixtureName.fileName(for: request, options: FixtureOptions())))
         let archive = try HTTPArchive.exportData(fixturesIn: folder.url)
         #expect(String(decoding: archive, as: UTF8.self).contains(#""_chunks""#))
         let written = try HTTPArchive.importFixtures(from: archive, into: again.url)

@@ -69,7 +69,7 @@ import Testing
         #expect(lists.requests.count == 3 && failing.requests.count == 1)
         #expect(pager.items.count == 10, "the pager's first page replaced its items")
         #expect(!group.isRefreshing)
-        #expect(group.errors.count == 1 && group.error?.statusCode == 500)
+        #expect([pager.error, refresher.error].compactMap { $0 }.count == 1 && group.error?.statusCode == 500)
         await group.refresh()
         #expect(group.error == nil && refresher.value?.page == 1)
     }

@@ -20,7 +20,7 @@ import SalvoTesting
     }
 
     @Test func answersThroughARealURLSession() async throws {
-        let stub = URLProtocolStub(answering: .json(User(id: 3)).header("X-Stubbed", "1"))
+        let stub = URLProtocolStub(answering: .json(User(id: 3), headers: ["X-Stubbed": "1"]))
         let response = try await Self.call(.get("/users/3"), stub).response()
         #expect(try JSONDecoder().decode(User.self, from: response.data) == User(id: 3))
         #expect(response.headers["X-Stubbed"] == "1")

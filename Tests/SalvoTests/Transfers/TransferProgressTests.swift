@@ -62,7 +62,7 @@ import SalvoTesting
         let sent = reports.withLock { $0 }.filter { $0.direction == .upload }
         #expect(sent.count >= 8, "about one report every 0.1 s of the test clock: \(sent.map(\.completedBytes))")
         #expect(sent.map(\.completedBytes) == sent.map(\.completedBytes).sorted())
-        #expect(sent.filter(\.isComplete).count == 1)
+        #expect(sent.filter { $0.fractionCompleted == 1 }.count == 1)
         #expect(sent.last == TransferProgress(direction: .upload, completedBytes: 100_000, expectedBytes: 100_000))
     }
 

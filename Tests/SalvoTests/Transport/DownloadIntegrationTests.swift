@@ -108,7 +108,7 @@ import Testing
         call.callbackQueue = .immediate
         let completions = Locked<[Bool]>([])
         let file = try await call.download(to: destination) { progress in
-            if progress.isComplete {
+            if progress.fractionCompleted == 1 {
                 let isInPlace = FileManager.default.fileExists(atPath: destination.path)
                 completions.withLock { $0.append(isInPlace) }
             }

@@ -48,7 +48,7 @@ import Testing
         let path = list.path(key: key)
         let pager = try await pager(list, key: key, ["delay_page": "4", "delay": "3"], over: transport)
         try await withTimeout { for _ in 1...3 { await pager.loadNextPage() } }
-        pager.startLoadingNextPage()
+        #expect(pager.loadNextPageIfNeeded(currentIndex: pager.items.count - 1))
         try await waitUntil { try await LoopbackServer.count(path: path) == 4 }
         #expect(pager.isLoading && pager.items.count == 30)
 

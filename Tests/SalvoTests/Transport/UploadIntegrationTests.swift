@@ -148,7 +148,7 @@ import Testing
     func aRetryAfter503ResendsTheWholeBody(over transport: TransportUnderTest) async throws {
         let file = try Self.patternFile("retry.bin", count: 2_000_000)
         let key = uniqueKey()
-        let policy = RetryAction(baseDelay: 0.01, retryableMethods: RetryAction.idempotentMethods.union([.post]))
+        let policy = RetryAction(baseDelay: 0.01, retryableMethods: RetryAction().retryableMethods.union([.post]))
         let body = RequestBody.multipart([.field("a", "1"), .file(file.url, name: "f")])
         let upload = try await upload(body, to: "/upload/multipart/\(key)", query: ["failures": "2"], actions: [policy], over: transport)
         #expect(upload.attempt == 3)

@@ -13,7 +13,7 @@ import Salvo
 public struct RequestBuilding: Sendable {
     /// The long-lived server, as an app would keep it.
     public let server = ServerConfig(host: "api.example.com", basePath: "v1")
-    private let firing = FiringFunction.mock(status: 200)  // never fired: only requests are built
+    private let firing = FiringFunction.mock(.status(200))  // never fired: only requests are built
 
     /// The workload; it has no state beyond the server.
     public init() {}

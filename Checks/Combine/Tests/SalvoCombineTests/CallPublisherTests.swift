@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func typedCallPublishesItsValueAndItsWholeResponse() async throws {
-        let typed = TypedCall<Book, Problem>(call(.mock(.json(dune).header("ETag", "\"v1\""))))
+        let typed = TypedCall<Book, Problem>(call(.mock(.json(dune, headers: ["ETag": "\"v1\""]))))
         let values = RecordingSubscriber<Book, APIError<Problem>>()
         typed.valuePublisher().subscribe(values)
         #expect(try await values.waitForCompletion() == [dune])

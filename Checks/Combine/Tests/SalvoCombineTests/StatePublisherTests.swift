@@ -35,7 +35,7 @@ import Testing
         pager.statePublisher().subscribe(subscriber)
         let first = try #require(try await subscriber.waitForValues(1).first)
         #expect(first.items.isEmpty && !first.isLoading && first.hasMore)
-        pager.startLoadingNextPage()
+        #expect(pager.loadNextPageIfNeeded(currentIndex: pager.items.count - 1))
         try await waitUntil { subscriber.values.last?.isLoading == true }
         pager.cancel()
         try await waitUntil { subscriber.values.last?.isLoading == false }
@@ -117,7 +117,7 @@ import Testing
         let subscriber = RecordingSubscriber<PagingState<Book>, Never>()
         pager.statePublisher().subscribe(subscriber)
         await pager.loadNextPage()
-        pager.startLoadingNextPage()
+        #expect(pager.loadNextPageIfNeeded(currentIndex: pager.items.count - 1))
         #expect(pager.isLoading)
         await pager.refresh()
         try await waitUntil { subscriber.values.last?.isRefreshing == false && subscriber.values.last?.isLoading == false }

@@ -92,7 +92,7 @@ func mockStore() -> BookStore {
         #expect(try await api.create(book).value() == book)
         #expect(spy.calls.count == 1)
         let sent = try #require(spy.lastCall?.request)
-        #expect(try MockRequest(sent).decodeBody(as: Book.self) == book)
+        #expect(try JSONDecoder().decode(Book.self, from: try #require(sent.httpBody)) == book)
     }
 
     @Test func latencyWaitsOnTheTestClock() async throws {

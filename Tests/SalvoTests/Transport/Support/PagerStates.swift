@@ -8,13 +8,20 @@ func loadedStates<Item: Sendable, View: Sendable>(
     _ view: @escaping @Sendable (PagingState<Item>) -> View,
     during work: () async -> Void
 ) async -> [View] {
-    let queue = DispatchQueue(label: "loadedStates")
     let seen = Locked<[View]>([])
-    let observation = pager.observe(on: queue) { state in
+    let observation = pager.observe { state in
         if !state.isLoading { seen.withLock { $0.append(view(state)) } }
     }
     await work()
-    queue.sync {}
+    await mainQueueDrained()
     observation.cancel()
     return seen.withLock { $0 }
+}
+
+/// Returns once the main queue has run everything queued on it before this call: the main-actor
+/// observers' deliveries so far.
+func mainQueueDrained() async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        DispatchQueue.main.async { done.resume() }
+    }
 }
