@@ -14,8 +14,8 @@ import FoundationNetworking
 /// when the head arrived, the bytes sent, redirects followed, the attempt's number after the
 /// first, and the cache's answer: `(12 ms, 1532 B, head 9 ms, sent 120 B, 1 redirect, attempt 2)`.
 ///
-/// With `includesHeaders` and `includesBodies` the same message carries indented header
-/// lines and the body (JSON pretty-printed), cut at `bodyLimit` characters. `redaction`
+/// With ``includesHeaders`` and ``includesBodies`` the same message carries indented header
+/// lines and the body (JSON pretty-printed), cut at ``bodyLimit`` characters. ``redaction``
 /// (``Redaction/default`` unless you pass another) hides credential headers (a redaction that
 /// hides `Authorization` also hides the header of each ``AuthTokenAction`` of the call), and its keys in
 /// URLs, form bodies and JSON fields at any depth, in requests and responses alike. Any value
@@ -31,15 +31,15 @@ import FoundationNetworking
 /// ```
 public struct LoggingAction: NetworkAction {
     /// Whether header fields are logged (redacted), one indented line each.
-    var includesHeaders: Bool
-    /// Whether bodies are logged, JSON pretty-printed, cut at `bodyLimit`.
-    var includesBodies: Bool
+    public var includesHeaders: Bool
+    /// Whether bodies are logged, JSON pretty-printed, cut at ``bodyLimit``.
+    public var includesBodies: Bool
     /// The most characters of a body that are logged.
-    var bodyLimit: Int
+    public var bodyLimit: Int
     /// Which header fields and query keys are hidden.
-    var redaction: Redaction
+    public var redaction: Redaction
     /// Receives each message; one call per request and one per response.
-    var sink: @Sendable (String) -> Void
+    public var sink: @Sendable (String) -> Void
 
     /// A logging action; by default one line per event to standard error.
     ///

@@ -29,17 +29,26 @@ public struct CachePolicy: Sendable, Hashable {
     }
 
     /// The rule.
-    public var rule: Rule
+    var rule: Rule
     /// Whether identical GETs in flight at once (same method, URL, credentials and header fields)
     /// share one exchange; each caller still gets its own outcome. Off by default: see
     /// Docs/Caching.md for where sharing surprises.
-    public var coalescesRequests: Bool
+    var coalescesRequests: Bool
     /// Whether streamed calls and downloads (and any call that reports progress) go through the
     /// cache too; off by default, so they pass through untouched. A cached stream is delivered
     /// in one piece once it has arrived whole.
-    public var includesStreams: Bool
+    var includesStreams: Bool
 
     /// A policy from its parts.
+    ///
+    /// - Parameters:
+    ///   - rule: which rule decides between the store and the network.
+    ///   - coalescesRequests: whether identical GETs in flight at once (same method, URL,
+    ///     credentials and header fields) share one exchange; each caller still gets its own
+    ///     outcome. Off by default: see Docs/Caching.md for where sharing surprises.
+    ///   - includesStreams: whether streamed calls and downloads (and any call that reports
+    ///     progress) go through the cache too; off by default, so they pass through untouched. A
+    ///     cached stream is delivered in one piece once it has arrived whole.
     public init(_ rule: Rule, coalescesRequests: Bool = false, includesStreams: Bool = false) {
         self.rule = rule
         self.coalescesRequests = coalescesRequests

@@ -30,7 +30,7 @@ public struct CacheStatus: Sendable, Hashable, CustomStringConvertible {
     /// Whether the response was past its freshness lifetime when it was delivered.
     public let isStale: Bool
     /// The key of the exchange another identical call started and this one shared
-    /// (``CachePolicy/coalescesRequests``): method, URL, user and header fields, no credential;
+    /// (a ``CachePolicy`` that coalesces requests): method, URL, user and header fields, no credential;
     /// `nil` when the call had an exchange of its own.
     public let coalescingKey: String?
 

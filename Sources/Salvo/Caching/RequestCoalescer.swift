@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Lets identical requests in flight at once share one exchange (``CachePolicy/coalescesRequests``).
+/// Lets identical requests in flight at once share one exchange (`CachePolicy(_:coalescesRequests:)`).
 ///
 /// The first caller of a key starts the exchange; later callers join it until it ends. Each
 /// caller's receiver gets the whole exchange on its own, in the order they joined; a joiner's

@@ -4,7 +4,7 @@ import Foundation
 /// and how often requests fail.
 ///
 /// Latency, bandwidth and failures are drawn from a small seeded generator (SplitMix64) seeded
-/// with ``seed``, so a run with the same seed and the same order of requests behaves the same
+/// with its `seed`, so a run with the same seed and the same order of requests behaves the same
 /// every time.
 ///
 /// ```swift
@@ -15,7 +15,7 @@ import Foundation
 /// ```
 public struct NetworkConditions: Sendable, Hashable {
     /// Extra seconds before each answer, drawn uniformly from this range.
-    public var latency: ClosedRange<TimeInterval>
+    var latency: ClosedRange<TimeInterval>
     /// Bytes per second a body travels at, drawn once per request from this range; `nil` (the
     /// default) for no limit.
     ///
@@ -23,18 +23,30 @@ public struct NetworkConditions: Sendable, Hashable {
     /// and the response body arrives in chunks, one every 50 ms or so, each as many bytes as
     /// the drawn bandwidth carries in that time, so a download and an upload progress bar can be
     /// watched offline. A value that is not positive and finite means no limit.
-    public var bandwidth: ClosedRange<Double>?
-    /// The share of requests, from 0 to 1, that fail with ``failure`` instead of being answered.
-    public var failureRate: Double
+    var bandwidth: ClosedRange<Double>?
+    /// The share of requests, from 0 to 1, that fail with `failure` instead of being answered.
+    var failureRate: Double
     /// The transport error a failed request reports.
-    public var failure: URLError.Code
+    var failure: URLError.Code
     /// The seed of the generator that draws latencies and failures.
-    public var seed: UInt64
+    var seed: UInt64
 
-    /// How often a body limited by ``bandwidth`` moves on: a chunk about every 50 ms.
+    /// How often a body limited by `bandwidth` moves on: a chunk about every 50 ms.
     static let tick: TimeInterval = 0.05
 
     /// Conditions from their parts; the defaults are a perfect network.
+    ///
+    /// - Parameters:
+    ///   - latency: extra seconds before each answer, drawn uniformly from this range.
+    ///   - bandwidth: bytes per second a body travels at, drawn once per request from this range;
+    ///     `nil` (the default) for no limit. With a bandwidth, the request body is reported sent
+    ///     and the response body arrives in chunks, one every 50 ms or so, so a download and an
+    ///     upload progress bar can be watched offline. A value that is not positive and finite
+    ///     means no limit.
+    ///   - failureRate: the share of requests, from 0 to 1, that fail with `failure` instead of
+    ///     being answered.
+    ///   - failure: the transport error a failed request reports.
+    ///   - seed: the seed of the generator that draws latencies, bandwidths and failures.
     public init(
         latency: ClosedRange<TimeInterval> = 0...0,
         bandwidth: ClosedRange<Double>? = nil,
@@ -71,7 +83,7 @@ public struct NetworkConditions: Sendable, Hashable {
     struct Draw: Sendable, Equatable {
         /// Seconds to wait before answering.
         let delay: TimeInterval
-        /// Whether the request fails with ``NetworkConditions/failure``.
+        /// Whether the request fails with the conditions' `failure`.
         let fails: Bool
         /// Bytes per second the bodies travel at; nil for no limit.
         var bandwidth: Double? = nil
