@@ -33,10 +33,11 @@ public struct HTTPMethod: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     public static let delete = HTTPMethod("DELETE")
     /// `HEAD`
     public static let head = HTTPMethod("HEAD")
+    // Rarer methods are their names, as literals: `Endpoint(method: "OPTIONS", path: "/")`.
     /// `OPTIONS`
-    public static let options = HTTPMethod("OPTIONS")
+    static let options = HTTPMethod("OPTIONS")
     /// `TRACE`
-    public static let trace = HTTPMethod("TRACE")
+    static let trace = HTTPMethod("TRACE")
 
     /// The methods whose requests have the same effect sent twice as once (RFC 9110 §9.2.2):
     /// `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE`. Retries and reconnections default to them.

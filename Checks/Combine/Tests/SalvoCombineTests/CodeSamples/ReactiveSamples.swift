@@ -89,7 +89,7 @@ enum ReactiveSamples {
         let firing = ReactiveSamples.reportingEverything(.mock(.json(dune)), to: activity)
         let screen = ReactiveSamples.BookScreen()
         screen.showActivity(of: activity)
-        screen.open(ReactiveSamples.LibraryCall<ReactiveSamples.Book>(server: server, endpoint: .get("/books/1"), firingFunction: firing))
+        screen.open(ReactiveSamples.LibraryCall<ReactiveSamples.Book>(NetCall(server: server, endpoint: .get("/books/1"), firingFunction: firing)))
         try await waitUntilOnMainActor { screen.title == "Dune" }
 
         let missing = ReactiveSamples.LibraryCall<ReactiveSamples.Book>(

@@ -65,7 +65,7 @@ struct BooksAPI: Sendable {
     var environment: ServiceEnvironment
 
     func book(id: Int) -> TypedCall<Book, ServiceProblem> {
-        TypedCall(server: environment.server, endpoint: .get("/books/\(id)"), firingFunction: environment.firing)
+        TypedCall(NetCall(server: environment.server, endpoint: .get("/books/\(id)"), firingFunction: environment.firing))
     }
 
     func books(listKey: String) -> Pager<Book> {
