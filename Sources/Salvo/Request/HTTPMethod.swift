@@ -1,4 +1,4 @@
-/// An HTTP request method: the standard ones as constants, any other by name.
+/// An HTTP request method: the common ones as constants, any other (`"OPTIONS"`, `"PURGE"`) by name.
 ///
 /// ```swift
 /// let purge = HTTPMethod("PURGE")
