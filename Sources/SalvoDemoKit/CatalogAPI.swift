@@ -69,7 +69,7 @@ public struct CatalogAPI: Sendable {
     }
 
     private func call<Value>(_ endpoint: Endpoint) -> CatalogCall<Value> {
-        CatalogCall(server: environment.server, endpoint: endpoint.timeout(Self.timeout), firingFunction: environment.firing)
+        CatalogCall(NetCall(server: environment.server, endpoint: endpoint.timeout(Self.timeout), firingFunction: environment.firing))
     }
 
     /// Seconds a live server gets to answer before the call fails.

@@ -176,6 +176,6 @@ public enum HTTPArchive {
     }
 
     private static func pairs(_ headers: HTTPHeaders) -> [HARFormat.Pair] {
-        headers.fields.map { HARFormat.Pair(name: $0.name, value: $0.value) }
+        headers.map { HARFormat.Pair(name: $0.name, value: $0.value) }
     }
 }

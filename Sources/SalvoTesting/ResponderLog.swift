@@ -100,7 +100,7 @@ extension NetCall {
 
     private func recording(into log: ResponderLog) -> NetCall {
         var call = self
-        call.responder = responder.combined(with: log.responder)
+        call.responder.append(log.responder)
         call.callbackQueue = .immediate
         return call
     }

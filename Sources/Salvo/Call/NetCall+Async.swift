@@ -30,35 +30,15 @@ extension NetCall {
     /// - Parameters:
     ///   - type: the type to decode.
     ///   - decoder: the decoder; `nil` (the default) uses the server's ``ServerConfig/decoder``.
+    /// To decode a failure's body as your error type too, use a ``TypedCall``:
+    /// `try await TypedCall<User, APIProblem>(userCall).value()` throws ``APIError``.
+    ///
     /// - Throws: ``NetworkError``; `.decoding` carries the body that did not decode.
     @inlinable // specialised for `T` in the caller's module
     nonisolated(nonsending)
     public func value<T: Decodable>(as type: T.Type = T.self, decoder: JSONDecoder? = nil) async throws(NetworkError) -> T {
         let response = try await response()
         return try decode(type, from: response.data, decoder: decoder ?? server.decoder).get()
-    }
-
-    /// Fires the call and decodes the successful body as `T`, or the failure's body as `E`, in
-    /// the caller's isolation.
-    ///
-    /// - Parameters:
-    ///   - type: the type to decode.
-    ///   - errorBody: the type a failure's body decodes to.
-    ///   - decoder: the decoder for both; `nil` (the default) uses the server's ``ServerConfig/decoder``.
-    /// - Throws: ``APIError`` whose `body` is the server's error body decoded as `E`, or `nil`
-    ///   when there was none or it did not decode.
-    nonisolated(nonsending)
-    public func value<T: Decodable, E: Decodable>(
-        as type: T.Type = T.self,
-        errorBody: E.Type,
-        decoder: JSONDecoder? = nil
-    ) async throws(APIError<E>) -> T {
-        let decoder = decoder ?? server.decoder
-        do {
-            return try await value(as: type, decoder: decoder)
-        } catch {
-            throw APIError(error: error, body: decodeErrorBody(E.self, of: error, decoder: decoder))
-        }
     }
 
     /// The outcome of one firing through the firing function, as one `Result`, resumed where

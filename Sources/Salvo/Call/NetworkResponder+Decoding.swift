@@ -4,7 +4,8 @@ extension NetworkResponder {
     /// A responder that decodes a successful body as `T` on the call's callback queue and hands
     /// over a `Result`.
     ///
-    /// Transport, server and decoding failures all arrive as `.failure`.
+    /// Transport, server and decoding failures all arrive as `.failure`. To decode a failure's
+    /// body as your error type too, fire a ``TypedCall``: `TypedCall<Book, APIProblem>(call).fire { result in … }`.
     ///
     /// ```swift
     /// call.responder = .decoding([Book].self) { result in
@@ -73,96 +74,6 @@ extension NetworkResponder {
             },
             errorHandler: { error in runOnMainActor { fail(error) } },
             serverErrorHandler: { error in runOnMainActor { fail(error) } }
-        )
-        responder.usesServerDecoder = decoder == nil
-        return responder
-    }
-
-    /// A responder that decodes a successful body as `T`, with separate value and error closures,
-    /// on the call's callback queue.
-    ///
-    /// - Parameters:
-    ///   - type: the type to decode.
-    ///   - decoder: the decoder; `nil` (the default) uses the call's ``ServerConfig/decoder``.
-    ///   - onValue: receives the value.
-    ///   - onError: receives the error.
-    public static func decoding<T: Decodable & SendableMetatype>(
-        _ type: T.Type,
-        decoder: JSONDecoder? = nil,
-        onValue: @escaping @Sendable (T) -> Void,
-        onError: @escaping @Sendable (NetworkError) -> Void
-    ) -> NetworkResponder {
-        decoding(type, decoder: decoder) { result in
-            switch result {
-            case .success(let value): onValue(value)
-            case .failure(let error): onError(error)
-            }
-        }
-    }
-
-    /// A responder that decodes a successful body as `T` and a failure's body as your error type
-    /// `E`, on the call's callback queue.
-    ///
-    /// An absent, empty or undecodable error body gives `body: nil`, never a decoding failure.
-    ///
-    /// - Parameters:
-    ///   - type: the type to decode.
-    ///   - errorBody: the type a failure's body decodes to.
-    ///   - decoder: the decoder for both; `nil` (the default) uses the call's ``ServerConfig/decoder``.
-    ///   - handler: receives the value or the error with its decoded body.
-    public static func decoding<T: Decodable & SendableMetatype, E: Decodable & SendableMetatype>(
-        _ type: T.Type,
-        errorBody: E.Type,
-        decoder: JSONDecoder? = nil,
-        then handler: @escaping @Sendable (Result<T, APIError<E>>) -> Void
-    ) -> NetworkResponder {
-        var responder = NetworkResponder(
-            dataHandler: { data in
-                handler(decode(type, from: data, decoder: serverDecoder(or: decoder)).mapError { APIError(error: $0, body: nil) })
-            },
-            errorHandler: { handler(.failure(APIError(error: $0, body: nil))) },
-            serverErrorHandler: { error in
-                handler(.failure(APIError(error: error, body: decodeErrorBody(E.self, of: error, decoder: serverDecoder(or: decoder)))))
-            }
-        )
-        responder.usesServerDecoder = decoder == nil
-        return responder
-    }
-
-    /// A responder that decodes a successful body as `T` and a failure's body as `E` on the main
-    /// actor, and hands the `Result` over there (as the main-actor `decoding(_:decoder:then:)` does).
-    ///
-    /// - Parameters:
-    ///   - type: the type to decode.
-    ///   - errorBody: the type a failure's body decodes to.
-    ///   - decoder: the decoder for both; `nil` (the default) uses the call's ``ServerConfig/decoder``.
-    ///   - handler: receives the value or the error with its decoded body, on the main actor.
-    @MainActor
-    public static func decoding<T: Decodable, E: Decodable>(
-        _ type: T.Type,
-        errorBody: E.Type,
-        decoder: JSONDecoder? = nil,
-        then handler: @escaping @MainActor (Result<T, APIError<E>>) -> Void
-    ) -> NetworkResponder {
-        let succeed: @MainActor (Data, JSONDecoder) -> Void = { data, decoder in
-            handler(decode(type, from: data, decoder: decoder).mapError { APIError(error: $0, body: nil) })
-        }
-        let fail: @MainActor (NetworkError, JSONDecoder) -> Void = { error, decoder in
-            handler(.failure(APIError(error: error, body: decodeErrorBody(E.self, of: error, decoder: decoder))))
-        }
-        var responder = NetworkResponder(
-            dataHandler: { data in
-                let decoder = serverDecoder(or: decoder)
-                runOnMainActor { succeed(data, decoder) }
-            },
-            errorHandler: { error in
-                let decoder = serverDecoder(or: decoder)
-                runOnMainActor { fail(error, decoder) }
-            },
-            serverErrorHandler: { error in
-                let decoder = serverDecoder(or: decoder)
-                runOnMainActor { fail(error, decoder) }
-            }
         )
         responder.usesServerDecoder = decoder == nil
         return responder

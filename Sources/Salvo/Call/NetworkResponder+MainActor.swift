@@ -5,9 +5,12 @@ import FoundationNetworking
 
 extension NetworkResponder {
     /// Adds `other`'s handlers to this responder: for every event, this responder's handler runs
-    /// first, then `other`'s. One line adds a concern to a call that already has handlers.
+    /// first, then `other`'s. One line adds a concern to a call that already has handlers, so
+    /// parsing, spinners and alerts can live apart.
     ///
     /// ```swift
+    /// call.responder = parsing
+    /// call.responder.append(spinner)
     /// call.responder.append(NetworkResponder(taskHandler: { _ in log("started") }))
     /// call.responder.append(.onMainActor(taskHandler: { _ in spinner.start() },
     ///                                    responseHandler: { _ in spinner.stop() }))

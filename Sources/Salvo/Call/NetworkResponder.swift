@@ -124,8 +124,9 @@ public struct NetworkResponder: Sendable {
         ))
     }
 
-    /// A responder that runs this responder's handler, then `other`'s, for every event.
-    public func combined(with other: NetworkResponder) -> NetworkResponder {
+    /// A responder that runs this responder's handler, then `other`'s, for every event: what
+    /// ``append(_:)`` makes.
+    func combined(with other: NetworkResponder) -> NetworkResponder {
         var combined = NetworkResponder(
             taskHandler: Self.combined(onTask, other.onTask),
             responseHandler: Self.combined(onResponse, other.onResponse),

@@ -3,7 +3,17 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A successful response: its body and the HTTP response it came with.
+/// A successful response: its body and the head it came with.
+///
+/// The status, header fields and final URL are the head's:
+///
+/// ```swift
+/// let response = try await call.response()
+/// response.head?.statusCode                  // 200
+/// response.head?.headers["Link"]             // the next page
+/// response.head?.url                         // after redirects, the last one
+/// response.cacheStatus                       // through a CachingSession
+/// ```
 public struct NetworkResponse: Sendable {
     /// The body, empty when there was none.
     public let data: Data
@@ -25,18 +35,19 @@ public struct NetworkResponse: Sendable {
         self.init(data: data, head: urlResponse.flatMap(ResponseHead.init))
     }
 
-    /// The head as Foundation's `URLResponse`: the one the transport reported, or one made
-    /// from ``head`` the first time it is read.
-    public var urlResponse: URLResponse? { head?.urlResponse }
+    // What the library reads of the head; an app reads them through `head`.
+
+    /// The head as Foundation's `URLResponse`.
+    var urlResponse: URLResponse? { head?.urlResponse }
 
     /// The HTTP status code, if this is an HTTP response.
-    public var statusCode: Int? { head.flatMap { $0.isHTTP ? $0.statusCode : nil } }
+    var statusCode: Int? { head.flatMap { $0.isHTTP ? $0.statusCode : nil } }
 
     /// The URL the response came from: after redirects, the last one.
-    public var url: URL? { head?.url }
+    var url: URL? { head?.url }
 
     /// The HTTP header fields, empty for a non-HTTP response.
-    public var headers: HTTPHeaders { head?.headers ?? [:] }
+    var headers: HTTPHeaders { head?.headers ?? [:] }
 
     /// Where the response came from (network, cache, revalidated, stale after an error) and how
     /// old it is, when it was fired through a ``CachingSession``; `nil` otherwise.

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// enum GitHub {
 ///     static func createIssue(_ issue: NewIssue) -> GitHubCall<Issue> {
-///         GitHubCall(server: .github, endpoint: .post("/repos/o/r/issues", body: .json(issue)))
+///         GitHubCall(NetCall(server: .github, endpoint: .post("/repos/o/r/issues", body: .json(issue))))
 ///     }
 /// }
 ///
@@ -29,7 +29,7 @@ import Foundation
 /// (`value()` and `response()` in the caller's isolation, `fire { }` on the main actor), so a
 /// plain `struct Issue: Codable` of an app target with main-actor default isolation works.
 @dynamicMemberLookup
-public struct TypedCall<Value, ErrorBody>: Fireable, Sendable {
+public struct TypedCall<Value, ErrorBody>: Sendable {
     /// The untyped call: server, endpoint, responder, actions, callback queue and firing function.
     public var call: NetCall
     /// The decoder for this call's value and error body; `nil` uses the server's.
@@ -50,23 +50,6 @@ public struct TypedCall<Value, ErrorBody>: Fireable, Sendable {
         self.decoder = decoder
     }
 
-    /// A typed call to `endpoint` on `server`; the other parameters are those of ``NetCall``.
-    public init(
-        server: ServerConfig,
-        endpoint: Endpoint,
-        responder: NetworkResponder = NetworkResponder(),
-        actions: [any NetworkAction] = [],
-        callbackQueue: CallbackQueue = .main,
-        firingFunction: FiringFunction? = nil,
-        decoder: JSONDecoder? = nil
-    ) where ErrorBody: Decodable {
-        self.init(
-            NetCall(server: server, endpoint: endpoint, responder: responder, actions: actions,
-                    callbackQueue: callbackQueue, firingFunction: firingFunction),
-            decoder: decoder
-        )
-    }
-
     /// The untyped call's properties, read and set through: `responder`, `firingFunction`,
     /// `server`, `endpoint`, `actions`, `callbackQueue`.
     ///
@@ -77,18 +60,6 @@ public struct TypedCall<Value, ErrorBody>: Fireable, Sendable {
     public subscript<Property>(dynamicMember keyPath: WritableKeyPath<NetCall, Property>) -> Property {
         get { call[keyPath: keyPath] }
         set { call[keyPath: keyPath] = newValue }
-    }
-
-    /// Fires the call with its own responder, like ``NetCall/fire()``; the value is not decoded.
-    @discardableResult
-    public func fire() -> NetworkTask {
-        call.fire()
-    }
-
-    /// This call with the failure's body decoded as `Other` instead: for the one endpoint whose
-    /// errors look different from the rest of the API.
-    public func decodingErrorBody<Other: Decodable>(as type: Other.Type) -> TypedCall<Value, Other> {
-        TypedCall<Value, Other>(call, decoder: decoder)
     }
 
     /// The decoder in effect: the call's own, or its server's.

@@ -3,13 +3,13 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A successful response with its body decoded: the value, and the status, header fields and
-/// final URL it came with (rate limits, ETags, pagination headers).
+/// A successful response with its body decoded: the value, and the head it came with (status,
+/// header fields and final URL: rate limits, ETags, pagination headers).
 ///
 /// ```swift
 /// let page = try await issuesCall.response()
 /// show(page.value)
-/// rateLimit = page.headers["X-RateLimit-Remaining"]
+/// rateLimit = page.head?.headers["X-RateLimit-Remaining"]
 /// ```
 ///
 /// Every property of the undecoded ``NetworkResponse`` reads through it (``subscript(dynamicMember:)``).
@@ -17,8 +17,8 @@ import FoundationNetworking
 public struct TypedResponse<Value> {
     /// The decoded body.
     public let value: Value
-    /// The undecoded response: its head and body bytes.
-    public let response: NetworkResponse
+    /// The undecoded response: its head and body bytes, read through ``subscript(dynamicMember:)``.
+    let response: NetworkResponse
 
     /// A typed response from its parts.
     @_spi(Transport) public init(value: Value, response: NetworkResponse) {
@@ -26,13 +26,13 @@ public struct TypedResponse<Value> {
         self.response = response
     }
 
-    /// The properties of the undecoded ``response``, read through: `statusCode`, `headers`, `url`
-    /// (after redirects, the last one), `metrics`, `cacheStatus`, `head`, `data`.
+    /// The properties of the undecoded ``NetworkResponse``, read through: `head`, `data`,
+    /// `metrics`, `cacheStatus`.
     ///
     /// ```swift
     /// let issues = try await listIssues.response()
-    /// issues.statusCode                  // 200
-    /// issues.headers["Link"]             // the next page
+    /// issues.head?.statusCode            // 200
+    /// issues.head?.headers["Link"]       // the next page
     /// ```
     public subscript<Property>(dynamicMember keyPath: KeyPath<NetworkResponse, Property>) -> Property {
         response[keyPath: keyPath]

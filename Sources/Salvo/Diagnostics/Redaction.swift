@@ -14,7 +14,9 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let redaction = Redaction.default.adding(headers: ["X-Api-Key"], queryKeys: ["session"])
-/// let safe = redaction.redact(request)   // Authorization: <redacted>, …?access_token=%3Credacted%3E
+/// let url = request.url.map(redaction.redact)       // …?access_token=%3Credacted%3E
+/// let headers = redaction.redact(endpoint.headers)  // X-Api-Key: <redacted>
+/// logger.debug("\(request.curlCommand(redaction: redaction))")
 /// ```
 public struct Redaction: Sendable, Hashable {
     /// What a hidden value is replaced with.
@@ -83,7 +85,7 @@ public struct Redaction: Sendable, Hashable {
     }
 
     /// `request` with hidden header fields and query items replaced; the body is left as it is.
-    public func redact(_ request: URLRequest) -> URLRequest {
+    func redact(_ request: URLRequest) -> URLRequest {
         var redacted = request
         if let url = request.url { redacted.url = redact(url) }
         for (name, _) in request.allHTTPHeaderFields ?? [:] where hidesHeader(name) {

@@ -9,7 +9,7 @@ import Foundation
 /// ```swift
 /// struct APIProblem: Decodable { let message: String }
 /// do {
-///     let user = try await call.value(as: User.self, errorBody: APIProblem.self)
+///     let user = try await TypedCall<User, APIProblem>(call).value()
 /// } catch {
 ///     logger.error("\(error)")
 ///     alert = error.body?.message ?? error.localizedDescription

@@ -38,9 +38,11 @@ public struct AttemptMetrics: Sendable, Hashable {
     public var attempt: Int
     /// When the attempt was handed to the session, by the wall clock.
     public var start: Date
-    /// Seconds from ``start`` until the response head arrived; `nil` when none did.
+    /// Seconds from ``start`` until the response head arrived; `nil` when none did. When that
+    /// was by the wall clock: `timeToHead.map(start.addingTimeInterval)`.
     public var timeToHead: TimeInterval?
-    /// Seconds from ``start`` until the attempt ended: the last byte arrived, or it failed.
+    /// Seconds from ``start`` until the attempt ended: the last byte arrived, or it failed; `nil`
+    /// while it runs.
     public var duration: TimeInterval?
     /// Request body bytes sent: as the transport reported sending them or, when it reports no
     /// upload progress, the body's length once a response head arrived.
@@ -62,7 +64,7 @@ public struct AttemptMetrics: Sendable, Hashable {
     public var taskMetrics: [URLSessionTaskMetrics] = []
 
     /// Metrics from their parts; Salvo fills them while the attempt runs.
-    public init(
+    @_spi(Transport) public init(
         attempt: Int,
         start: Date,
         timeToHead: TimeInterval? = nil,
@@ -81,12 +83,6 @@ public struct AttemptMetrics: Sendable, Hashable {
         self.redirectCount = redirectCount
         self.cacheAnswer = cacheAnswer
     }
-
-    /// When the response head arrived, by the wall clock; `nil` when none did.
-    public var headArrival: Date? { timeToHead.map(start.addingTimeInterval) }
-
-    /// When the attempt ended, by the wall clock; `nil` while it runs.
-    public var end: Date? { duration.map(start.addingTimeInterval) }
 }
 
 /// The running measurement of one attempt: intervals come from the firing's clock (the uptime

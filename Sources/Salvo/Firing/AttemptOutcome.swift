@@ -6,6 +6,12 @@ import FoundationNetworking
 /// What one attempt at a call produced: the request sent and the response, body or error that came back.
 ///
 /// Actions see it after each attempt; the responder receives it once, after the last.
+///
+/// ```swift
+/// func decide(after outcome: AttemptOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
+///     outcome.head?.statusCode == 503 ? .retryAfter(2) : .proceed
+/// }
+/// ```
 public struct AttemptOutcome: Sendable {
     /// The request as sent, after every action adapted it; `nil` when it could not be built.
     public var request: URLRequest?
@@ -51,18 +57,21 @@ public struct AttemptOutcome: Sendable {
         self.init(request: request, head: urlResponse.flatMap(ResponseHead.init), data: data, error: error, duration: duration)
     }
 
+    // What the library reads of the head; an action reads `head?.statusCode`,
+    // `head?.httpURLResponse`.
+
     /// The head as Foundation's `URLResponse`, `nil` when none arrived; made from ``head``
     /// the first time it is read when the transport parsed the head itself.
-    public var urlResponse: URLResponse? {
+    var urlResponse: URLResponse? {
         get { head?.urlResponse }
         set { head = newValue.flatMap(ResponseHead.init) }
     }
 
     /// The head as Foundation's `HTTPURLResponse`, if it is an HTTP one.
-    public var httpResponse: HTTPURLResponse? { head?.httpURLResponse }
+    var httpResponse: HTTPURLResponse? { head?.httpURLResponse }
 
     /// The HTTP status code, if an HTTP response arrived.
-    public var statusCode: Int? { head.flatMap { $0.isHTTP ? $0.statusCode : nil } }
+    var statusCode: Int? { head.flatMap { $0.isHTTP ? $0.statusCode : nil } }
 
     /// The body on success, or the error the responder will receive.
     ///

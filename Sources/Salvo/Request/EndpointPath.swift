@@ -12,8 +12,9 @@
 /// // sent as /users/42/files/notes%2F2024%20draft.txt
 /// ```
 public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
-    /// The path as it goes on the wire, percent-encoded, without a leading `/`.
-    public private(set) var percentEncoded: String
+    /// The path as it goes on the wire, percent-encoded, without a leading `/`; an app reads it
+    /// with the slash as ``description``.
+    private(set) var percentEncoded: String
     /// Why the path cannot be sent, when its literal text holds `?`, `#` or a dot segment.
     let problem: String?
 

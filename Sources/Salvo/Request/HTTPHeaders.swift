@@ -27,8 +27,8 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         }
     }
 
-    /// The fields in the order they were first set.
-    public private(set) var fields: [Field] = []
+    /// The fields in the order they were first set; outside Salvo, the headers iterate them.
+    private(set) var fields: [Field] = []
 
     /// No fields; `[:]` outside Salvo.
     init() {}

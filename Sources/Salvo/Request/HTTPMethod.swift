@@ -1,4 +1,4 @@
-/// An HTTP request method: the standard ones as constants, any other by name.
+/// An HTTP request method: the common ones as constants, any other (`"OPTIONS"`, `"PURGE"`) by name.
 ///
 /// ```swift
 /// let purge = HTTPMethod("PURGE")
@@ -33,10 +33,11 @@ public struct HTTPMethod: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     public static let delete = HTTPMethod("DELETE")
     /// `HEAD`
     public static let head = HTTPMethod("HEAD")
+    // Rarer methods are their names, as literals: `Endpoint(method: "OPTIONS", path: "/")`.
     /// `OPTIONS`
-    public static let options = HTTPMethod("OPTIONS")
+    static let options = HTTPMethod("OPTIONS")
     /// `TRACE`
-    public static let trace = HTTPMethod("TRACE")
+    static let trace = HTTPMethod("TRACE")
 
     /// The methods whose requests have the same effect sent twice as once (RFC 9110 §9.2.2):
     /// `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE`. Retries and reconnections default to them.

@@ -20,11 +20,11 @@ public struct MultipartPart: Sendable, Hashable {
     }
 
     /// The field name (the `name` parameter of `Content-Disposition`).
-    public let name: String
+    let name: String
     /// The file name the server sees, if the part is a file.
-    public let fileName: String?
+    let fileName: String?
     /// The part's `Content-Type`; `nil` sends none (a text field).
-    public let contentType: String?
+    let contentType: String?
     let content: Content
 
     /// A text field, sent as its UTF-8 bytes with no `Content-Type` (read as `text/plain`).

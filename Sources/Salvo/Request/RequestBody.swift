@@ -146,14 +146,16 @@ public struct RequestBody: Sendable, Hashable {
         return RequestBody(content: .stream(BodyChunks(length: length, makeChunks), contentType: contentType))
     }
 
+    // What the request builder reads; an app sees the body as sent in `try call.urlRequest()`.
+
     /// The body's bytes, or nil when there is no body or it is read from files.
-    public var data: Data? {
+    var data: Data? {
         if case .data(let data, _) = content { return data }
         return nil
     }
 
     /// The `Content-Type` this body implies, if any.
-    public var contentType: String? {
+    var contentType: String? {
         switch content {
         case .data(_, let type): type
         case .multipart(let form): form.contentType

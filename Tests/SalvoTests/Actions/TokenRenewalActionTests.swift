@@ -161,7 +161,7 @@ private struct RefreshDenied: Error {}
         let world = TokenWorld()
         let call = world.call(Self.refusedRenewal(typed: typedRenewal))
         do {
-            _ = try await call.value(as: TokenReply.self, errorBody: OAuthProblem.self)
+            _ = try await TypedCall<TokenReply, OAuthProblem>(call).value()
             Issue.record("the call succeeded")
         } catch let error where error.error.isRenewalFailure {
             let renewal = try #require(error.error.renewalError)

@@ -73,7 +73,7 @@ import SalvoTesting
 
     @Test func typedAPIErrorDecodesTheErrorBody() async {
         do {
-            _ = try await call(.status(422, body: Data(#"{"message":"name taken"}"#.utf8))).value(as: User.self, errorBody: Problem.self)
+            _ = try await TypedCall<User, Problem>(call(.status(422, body: Data(#"{"message":"name taken"}"#.utf8)))).value()
             Issue.record("expected an API error")
         } catch {
             #expect(error.body == Problem(message: "name taken"))
@@ -84,7 +84,7 @@ import SalvoTesting
     @Test(arguments: [Data(), Data("<html>oops</html>".utf8)])
     func absentOrForeignErrorBodyGivesNilNotADecodingFailure(_ body: Data) async {
         do {
-            _ = try await call(.status(500, body: body)).value(as: User.self, errorBody: Problem.self)
+            _ = try await TypedCall<User, Problem>(call(.status(500, body: body))).value()
             Issue.record("expected an API error")
         } catch {
             #expect(error.body == nil)
@@ -158,12 +158,11 @@ import SalvoTesting
         #expect(try result.get() == nil)
     }
 
-    @Test func decodingResponderWithErrorBodyHandsTheDecodedProblem() throws {
+    @Test func aTypedCallsCallbackHandsTheDecodedProblem() throws {
         let received = Locked<Result<User, APIError<Problem>>?>(nil)
         var call = call(.status(400, body: Data(#"{"message":"bad"}"#.utf8)))
         call.callbackQueue = .immediate
-        call.responder = .decoding(User.self, errorBody: Problem.self) { result in received.withLock { $0 = result } }
-        call.fire()
+        TypedCall<User, Problem>(call).fire(on: .immediate) { result in received.withLock { $0 = result.map(\.value) } }
         let result = try #require(received.withLock { $0 })
         guard case .failure(let error) = result else { Issue.record("expected failure"); return }
         #expect(error.body == Problem(message: "bad"))

@@ -64,7 +64,7 @@ import Testing
 
     @Test @MainActor func aViewModelAttachesItsMethodsAndReceivesEveryEventInOrder() async throws {
         let model = IssueViewModel()
-        model.load(TypedCall(server: server, endpoint: .get("/issues/1"), firingFunction: .mock(.json(TypedCallTests.Ticket(number: 1, title: "Crash")))))
+        model.load(TypedCall(NetCall(server: server, endpoint: .get("/issues/1"), firingFunction: .mock(.json(TypedCallTests.Ticket(number: 1, title: "Crash"))))))
         try await waitFor(model, entries: 3)
         #expect(model.log == ["spinner on", "spinner off", "issue Crash"])
         #expect(!model.isLoading)
@@ -72,7 +72,7 @@ import Testing
 
     @Test @MainActor func anErrorBodyReachesTheViewModel() async throws {
         let model = IssueViewModel()
-        model.load(TypedCall(server: server, endpoint: .get("/issues/1"), firingFunction: .mock(.json(TypedCallTests.Problem(message: "Not Found"), status: 404))))
+        model.load(TypedCall(NetCall(server: server, endpoint: .get("/issues/1"), firingFunction: .mock(.json(TypedCallTests.Problem(message: "Not Found"), status: 404)))))
         try await waitFor(model, entries: 3)
         #expect(model.log == ["spinner on", "spinner off", "problem Not Found"])
     }

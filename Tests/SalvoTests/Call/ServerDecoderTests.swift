@@ -39,9 +39,9 @@ import SalvoTesting
 
     @Test func valueWithAnErrorBodyDecodesBothWithTheServersDecoder() async throws {
         let refused = call(answering: .data(Data(#"{"error_message":"expired"}"#.utf8), status: 401))
-        let error = await #expect(throws: APIError<Problem>.self) { try await refused.value(as: Token.self, errorBody: Problem.self) }
+        let error = await #expect(throws: APIError<Problem>.self) { try await TypedCall<Token, Problem>(refused).value() }
         #expect(error?.body == Problem(errorMessage: "expired"))
-        #expect(try await call(answering: .data(Self.token)).value(as: Token.self, errorBody: Problem.self).accessToken == "t-1")
+        #expect(try await TypedCall<Token, Problem>(call(answering: .data(Self.token))).value().accessToken == "t-1")
     }
 
     @Test func aDecoderOfTheCallsOwnWins() async {
@@ -59,11 +59,10 @@ import SalvoTesting
         #expect(try result.get() == Token(accessToken: "t-1"))
     }
 
-    @Test func aDecodingResponderDecodesTheErrorBodyWithTheServersDecoder() async {
-        var fired = call(answering: .data(Data(#"{"error_message":"expired"}"#.utf8), status: 401))
+    @Test func aTypedCallsCallbackDecodesTheErrorBodyWithTheServersDecoder() async {
+        let fired = call(answering: .data(Data(#"{"error_message":"expired"}"#.utf8), status: 401))
         let result = await withCheckedContinuation { continuation in
-            fired.responder = .decoding(Token.self, errorBody: Problem.self) { continuation.resume(returning: $0) }
-            fired.fire()
+            TypedCall<Token, Problem>(fired).fire(on: .immediate) { continuation.resume(returning: $0) }
         }
         guard case .failure(let error) = result else {
             Issue.record("a 401 succeeded")

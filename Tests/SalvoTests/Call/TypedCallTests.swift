@@ -20,7 +20,7 @@ import SalvoTesting
     private let server = ServerConfig(host: "api.test", basePath: "v1")
 
     private func issueCall(_ firing: FiringFunction) -> TypedCall<Ticket, Problem> {
-        TypedCall(server: server, endpoint: .get("/issues/1"), callbackQueue: .immediate, firingFunction: firing)
+        TypedCall(NetCall(server: server, endpoint: .get("/issues/1"), callbackQueue: .immediate, firingFunction: firing))
     }
 
     @Test func theNetCallsPropertiesReadAndSetThroughTheTypedCall() async throws {
@@ -73,7 +73,7 @@ import SalvoTesting
 
     @Test(arguments: [(MockResponse.status(204), 204), (.text("deleted", status: 202), 202), (.json(Ticket(number: 1, title: "Crash")), 200)])
     func aVoidCallSucceedsWhateverTheSuccessfulBody(_ answer: MockResponse, _ status: Int) async throws {
-        let delete = TypedCall<Void, Problem>(server: server, endpoint: .delete("/issues/1"), firingFunction: .mock(answer))
+        let delete = TypedCall<Void, Problem>(NetCall(server: server, endpoint: .delete("/issues/1"), firingFunction: .mock(answer)))
         try await delete.value()
         #expect(try await delete.response().statusCode == status)
     }
@@ -92,9 +92,9 @@ import SalvoTesting
     }
 
     @Test func anOptionalValueIsNilForAnEmptySuccessAndDecodedOtherwise() async throws {
-        let empty = TypedCall<Ticket?, Problem>(server: server, endpoint: .get("/issues/1"), firingFunction: .mock(.status(204)))
+        let empty = TypedCall<Ticket?, Problem>(NetCall(server: server, endpoint: .get("/issues/1"), firingFunction: .mock(.status(204))))
         #expect(try await empty.value() == nil)
-        let found = TypedCall<Ticket?, Problem>(server: server, endpoint: .get("/issues/1"), firingFunction: .mock(.json(Ticket(number: 1, title: "Crash"))))
+        let found = TypedCall<Ticket?, Problem>(NetCall(server: server, endpoint: .get("/issues/1"), firingFunction: .mock(.json(Ticket(number: 1, title: "Crash")))))
         #expect(try await found.value() == Ticket(number: 1, title: "Crash"))
     }
 
@@ -114,8 +114,8 @@ import SalvoTesting
         snakeCase.keyDecodingStrategy = .convertFromSnakeCase
         var server = server
         server.decoder = snakeCase
-        var call = TypedCall<Snake, Never>(server: server, endpoint: .get("/x"), callbackQueue: .immediate,
-                                           firingFunction: .mock(.text(#"{"created_by":"ada"}"#)))
+        var call = TypedCall<Snake, Never>(NetCall(server: server, endpoint: .get("/x"), callbackQueue: .immediate,
+                                           firingFunction: .mock(.text(#"{"created_by":"ada"}"#))))
         #expect(try await call.value() == Snake(createdBy: "ada"))
         call.decoder = JSONDecoder()
         await #expect(throws: APIError<Never>.self) { try await call.value() }
@@ -123,7 +123,7 @@ import SalvoTesting
 
     @Test func oneEndpointMayDecodeADifferentErrorBody() async {
         struct Other: Decodable, Sendable { let code: Int }
-        let call = issueCall(.mock(.text(#"{"code":7}"#, status: 409))).decodingErrorBody(as: Other.self)
+        let call = TypedCall<Ticket, Other>(issueCall(.mock(.text(#"{"code":7}"#, status: 409))).call)
         do {
             _ = try await call.value()
         } catch {
@@ -184,10 +184,10 @@ import SalvoTesting
         #expect(results.withLock { $0 } == ["cancelled"])
     }
 
-    @Test func anyFireableFiresATypedCall() {
+    @Test func theUntypedCallFiresATypedCallWithItsOwnResponder() {
         let spy = FiringSpy()
-        let fireable: any Fireable = issueCall(spy.firingFunction)
-        fireable.fire()
+        let fire: @Sendable () -> NetworkTask = issueCall(spy.firingFunction).call.fire
+        _ = fire()
         #expect(spy.calls.count == 1)
     }
 }

@@ -38,7 +38,7 @@ enum ActionsGuide {
 
     struct MaintenanceMode: NetworkAction {
         func decide(after outcome: AttemptOutcome, for call: NetCall, attempt: Int) async -> ActionDecision {
-            guard outcome.statusCode == 503, outcome.httpResponse?.value(forHTTPHeaderField: "X-Maintenance") != nil else {
+            guard outcome.head?.statusCode == 503, outcome.head?.headers["X-Maintenance"] != nil else {
                 return .proceed
             }
             return .fail(.unacceptableResponse(ResponseProblem("the service is down for maintenance", outcome: outcome)))

@@ -23,7 +23,7 @@ enum ErrorsGuide {
 
     static func profile(_ call: NetCall, session: Session) async throws -> Profile? {
         do {
-            return try await call.value(as: Profile.self, errorBody: OAuthProblem.self)
+            return try await TypedCall<Profile, OAuthProblem>(call).value()
         } catch {
             guard error.error.isRenewalFailure else { throw error }
             // The refresh endpoint answered, say, 401 {"error": "invalid_grant"}.

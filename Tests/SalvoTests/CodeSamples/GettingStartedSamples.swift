@@ -73,11 +73,16 @@ enum BookCalls {
 
 func decodingResponders(_ call: NetCall, show: @escaping @Sendable (Book) -> Void, alert: @escaping @Sendable (NetworkError) -> Void) {
     var call = call
-    call.responder = .decoding(Book.self, onValue: show, onError: alert)
-    call.responder = .decoding(Book.self, errorBody: APIProblem.self) { result in
-        if case .failure(let error) = result { _ = error.body?.message }
+    call.responder = .decoding(Book.self) { result in
+        switch result {
+        case .success(let book): show(book)
+        case .failure(let error): alert(error)
+        }
     }
     call.fire()
+    TypedCall<Book, APIProblem>(call).fire { result in
+        if case .failure(let error) = result { _ = error.body?.message }
+    }
 }
 
 func handlersFromDifferentPlaces(_ call: NetCall) -> NetCall {
@@ -87,7 +92,9 @@ func handlersFromDifferentPlaces(_ call: NetCall) -> NetCall {
                                    responseHandler: { _ in /* …and stops it */ })
     let alerts = NetworkResponder(errorHandler: { error in _ = error.localizedDescription },
                                   serverErrorHandler: { error in _ = error.statusCode })
-    call.responder = parsing.combined(with: spinner).combined(with: alerts)
+    call.responder = parsing
+    call.responder.append(spinner)
+    call.responder.append(alerts)
     return call
 }
 
@@ -111,7 +118,7 @@ func emptyBodies() async throws(NetworkError) {
 func typedErrors() async -> String? {
     var alert: String?
     do {
-        _ = try await BookCalls.add(Book(id: 1, title: "Dune")).value(as: Book.self, errorBody: APIProblem.self)
+        _ = try await TypedCall<Book, APIProblem>(BookCalls.add(Book(id: 1, title: "Dune"))).value()
     } catch {
         print("adding a book failed: \(error)")                  // for you: URL, status, body (secrets redacted)
         alert = error.body?.message ?? error.localizedDescription   // for the user: one short sentence
@@ -172,7 +179,7 @@ func counting(_ base: FiringFunction, into counter: FinishedCalls) -> FiringFunc
     @Test func anEmptySuccessIsNothingOrNil() async throws {
         var remove = offline(BookCalls.remove(42), status: 204, body: "")
         remove.actions = [ValidationAction.json]
-        #expect(try await remove.response().statusCode == 204)
+        #expect(try await remove.response().head?.statusCode == 204)
         #expect(try await offline(BookCalls.book(42), status: 204, body: "").value(as: Book?.self) == nil)
         #expect(try await offline(BookCalls.book(42), body: #"{"id":42,"title":"Dune"}"#).value(as: Book?.self)?.title == "Dune")
     }
@@ -199,8 +206,8 @@ func counting(_ base: FiringFunction, into counter: FinishedCalls) -> FiringFunc
 
     @Test func typedErrorBodyArrives() async {
         do {
-            _ = try await offline(BookCalls.add(Book(id: 1, title: "Dune")), status: 409, body: #"{"message":"exists"}"#)
-                .value(as: Book.self, errorBody: APIProblem.self)
+            _ = try await TypedCall<Book, APIProblem>(offline(BookCalls.add(Book(id: 1, title: "Dune")), status: 409, body: #"{"message":"exists"}"#))
+                .value()
             Issue.record("expected failure")
         } catch {
             #expect(error.body == APIProblem(message: "exists"))

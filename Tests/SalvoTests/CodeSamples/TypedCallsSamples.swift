@@ -38,25 +38,25 @@ struct GitHubAPI: Sendable {
     }()   // its firingFunction fires every call below: `.production` unless a test swaps it
 
     func repo(_ owner: String, _ name: String) -> GitHubCall<Repo> {
-        GitHubCall(server: server, endpoint: .get("/repos/\(owner)/\(name)"))
+        GitHubCall(NetCall(server: server, endpoint: .get("/repos/\(owner)/\(name)")))
     }
 
     func issues(in repo: String, state: String = "open") -> GitHubCall<[GitHubIssue]> {
-        GitHubCall(server: server, endpoint: .get("/repos/\(repo)/issues", query: ["state": state]))
+        GitHubCall(NetCall(server: server, endpoint: .get("/repos/\(repo)/issues", query: ["state": state])))
     }
 
     func createIssue(_ issue: NewIssue, in repo: String) -> GitHubCall<GitHubIssue> {
-        GitHubCall(server: server, endpoint: .post("/repos/\(repo)/issues", body: .json(issue)))
+        GitHubCall(NetCall(server: server, endpoint: .post("/repos/\(repo)/issues", body: .json(issue))))
     }
 
     /// `204 No Content` on success: nothing to decode.
     func star(_ repo: String) -> GitHubCall<Void> {
-        GitHubCall(server: server, endpoint: .put("/user/starred/\(repo)"))
+        GitHubCall(NetCall(server: server, endpoint: .put("/user/starred/\(repo)")))
     }
 
     /// The README, or `nil` when the server answers with no body.
     func readme(of repo: String) -> GitHubCall<Repo?> {
-        GitHubCall(server: server, endpoint: .get("/repos/\(repo)/readme"))
+        GitHubCall(NetCall(server: server, endpoint: .get("/repos/\(repo)/readme")))
     }
 }
 
@@ -73,8 +73,8 @@ func showRepo(_ api: GitHubAPI) async {
 
 func rateLimit(_ api: GitHubAPI) async throws -> String? {
     let response = try await api.issues(in: "swiftlang/swift").response()
-    print(response.value.count, response.statusCode ?? 0)
-    return response.headers["X-RateLimit-Remaining"]
+    print(response.value.count, response.head?.statusCode ?? 0)
+    return response.head?.headers["X-RateLimit-Remaining"]
 }
 
 @MainActor final class IssuesViewModel {

@@ -57,7 +57,7 @@ import SalvoTesting
     @Test func swiftTestingReportsTheDescription() async {
         let session = ScriptedSession(.status(422, headers: ["Content-Type": "application/json"], body: Data(#"{"message":"title is required"}"#.utf8)))
         let call = NetCall(server: ServerConfig(host: "api.test"), endpoint: .post("/notes"), callbackQueue: .immediate, firingFunction: session.firingFunction)
-        let error = await #expect(throws: APIError<Problem>.self) { try await call.value(as: Problem.self, errorBody: Problem.self) }
+        let error = await #expect(throws: APIError<Problem>.self) { try await TypedCall<Problem, Problem>(call).value() }
         let caught = error.map { String(describingForTest: $0) }
         #expect(caught?.contains("https://api.test/notes answered with status 422") == true, "\(caught ?? "nil")")
     }

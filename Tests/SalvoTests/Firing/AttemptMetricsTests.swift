@@ -52,7 +52,7 @@ import SalvoTesting
         #expect(metrics.duration == 0.25)
         #expect(metrics.redirectCount == 0)
         #expect(metrics.cacheAnswer == nil)
-        #expect(metrics.headArrival == metrics.start.addingTimeInterval(0.25))
+        #expect(metrics.timeToHead.map(metrics.start.addingTimeInterval) == metrics.start.addingTimeInterval(0.25))
     }
 
     @Test func redirectsTheSessionFollowedAreCounted() async throws {

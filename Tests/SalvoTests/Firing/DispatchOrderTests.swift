@@ -77,7 +77,7 @@ import SalvoTesting
         let log = ResponderLog()
         var call = testCall(.get("/x"), session: ScriptedSession(.status(200)), log: log)
         call.callbackQueue = .queue(queue)
-        call.responder = call.responder.combined(with: NetworkResponder(
+        call.responder.append(NetworkResponder(
             taskHandler: { _ in onQueue.withLock { $0.append(DispatchQueue.getSpecific(key: key) == true) } },
             dataHandler: { _ in onQueue.withLock { $0.append(DispatchQueue.getSpecific(key: key) == true) } }
         ))
@@ -86,13 +86,15 @@ import SalvoTesting
         #expect(onQueue.withLock { $0 } == [true, true])
     }
 
-    @Test func combinedRespondersBothRunInOrder() async {
+    @Test func appendedRespondersBothRunInOrder() async {
         let log = Locked<[String]>([])
         let first = NetworkResponder(dataHandler: { _ in log.withLock { $0.append("first") } })
         let second = NetworkResponder(dataHandler: { _ in log.withLock { $0.append("second") } })
         let recorded = ResponderLog()
         var call = testCall(.get("/x"), session: ScriptedSession(.status(200)), log: recorded)
-        call.responder = first.combined(with: second).combined(with: recorded.responder)
+        call.responder = first
+        call.responder.append(second)
+        call.responder.append(recorded.responder)
         call.fire()
         _ = await recorded.waitForOutcome(timeout: 10)
         #expect(log.withLock { $0 } == ["first", "second"])
@@ -122,10 +124,10 @@ import SalvoTesting
         #expect(unchanged.metricsHandler == nil && copy.metricsHandler == nil)
     }
 
-    @Test func fireIsUsableThroughFireableAlone() async {
+    @Test func fireIsUsableThroughTheFireFunctionAlone() async {
         let log = ResponderLog()
-        let fireable: any Fireable = testCall(.get("/x"), session: ScriptedSession(.status(200)), log: log)
-        fireable.fire()
+        let fire: @Sendable () -> NetworkTask = testCall(.get("/x"), session: ScriptedSession(.status(200)), log: log).fire
+        _ = fire()
         #expect(await log.waitForOutcome(timeout: 10).last == .data(Data()))
     }
 

@@ -66,7 +66,7 @@ import SalvoTesting
     private func status(of body: RequestBody, routes: MockRoutes) async -> Result<Int?, NetworkError> {
         var call = NetCall(server: api, endpoint: .post("/photos", body: body), callbackQueue: .immediate)
         call.firingFunction = .mock(routes)
-        do { return .success(try await call.response().statusCode) } catch { return .failure(error) }
+        do { return .success(try await call.response().head?.statusCode) } catch { return .failure(error) }
     }
 
     private let photoRoutes = MockRoutes([

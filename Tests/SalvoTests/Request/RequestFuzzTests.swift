@@ -128,7 +128,7 @@ private struct RequestGenerator {
     ]
     private static let tokenCharacters = Array("abcxyzABCXYZ0189!#$%&'*+-.^_`|~")
     private static let hosts = ["api.example.com", "localhost", "127.0.0.1", "::1", "[::1]", "2001:db8::1", "::ffff:10.0.0.1", "[]", "cafe:8080", "1:2:3:4:5:6:7:8:9", "[fe80::1%eth0]", "x_y.test", ""]
-    private static let methods: [HTTPMethod] = [.get, .post, .put, .patch, .delete, .head, .options, .trace, "CONNECT", "PURGE", "get"]
+    private static let methods: [HTTPMethod] = [.get, .post, .put, .patch, .delete, .head, "OPTIONS", "TRACE", "CONNECT", "PURGE", "get"]
 
     private mutating func int(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
     private mutating func chance(_ percent: Int) -> Bool { int(100) < percent }

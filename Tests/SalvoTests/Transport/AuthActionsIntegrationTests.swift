@@ -90,7 +90,7 @@ import Testing
         let client = try await Client(over: transport)
         _ = try await NetCall(server: .loopback(), endpoint: .post("/auth/\(client.key)/config").setting(query: "fail_refresh", to: "401"), firingFunction: transport.firing).response()
         do {
-            _ = try await withTimeout { try await client.protected.value(as: Protected.self, errorBody: OAuthProblem.self) }
+            _ = try await withTimeout { try await TypedCall<Protected, OAuthProblem>(client.protected).value() }
             Issue.record("the call succeeded")
         } catch let error as APIError<OAuthProblem> {
             #expect(error.error.isRenewalFailure)

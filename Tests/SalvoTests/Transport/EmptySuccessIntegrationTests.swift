@@ -44,14 +44,14 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all, [Endpoint.delete("/empty/204"), .put("/empty/205", body: .text("reset")), .head("/text"), .post("/echo")])
     func aVoidTypedCallSucceedsWithOrWithoutABody(over transport: TransportUnderTest, _ endpoint: Endpoint) async throws {
-        let call = TypedCall<Void, StatusProblem>(server: try await jsonServer(), endpoint: endpoint, firingFunction: transport.firing)
+        let call = TypedCall<Void, StatusProblem>(NetCall(server: try await jsonServer(), endpoint: endpoint, firingFunction: transport.firing))
         let response = try await withTimeout { try await call.response() }
         #expect(response.statusCode.map { (200..<300).contains($0) } == true)
     }
 
     @Test(arguments: TransportUnderTest.all)
     func aVoidTypedCallFailsWithTheErrorBody(over transport: TransportUnderTest) async throws {
-        let call = TypedCall<Void, StatusProblem>(server: try await jsonServer(), endpoint: .delete("/status/409"), firingFunction: transport.firing)
+        let call = TypedCall<Void, StatusProblem>(NetCall(server: try await jsonServer(), endpoint: .delete("/status/409"), firingFunction: transport.firing))
         do {
             try await withTimeout { try await call.value() }
             Issue.record("expected the 409")

@@ -131,7 +131,7 @@ import SalvoTesting
         let undecodable = NetCall(server: server, endpoint: .get("/secret-body"), firingFunction: transport.firing)
         var errors: [any Error] = []
         if let error = await #expect(throws: NetworkError.self, performing: { try await failed.response() }) { errors.append(error) }
-        if let error = await #expect(throws: APIError<Session>.self, performing: { try await failed.value(as: Session.self, errorBody: Session.self) }) {
+        if let error = await #expect(throws: APIError<Session>.self, performing: { try await TypedCall<Session, Session>(failed).value() }) {
             errors.append(error)
         }
         if let error = await #expect(throws: NetworkError.self, performing: { try await undecodable.value(as: Session.self) }) { errors.append(error) }

@@ -26,7 +26,7 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func valueDecodesTheBodyTheServerSent(over transport: TransportUnderTest) async throws {
-        let call = TypedCall<Echo, StatusProblem>(server: try await .loopback(), endpoint: .post("/echo/typed", query: ["q": "1"], body: .json(["a": "b"])), firingFunction: transport.firing)
+        let call = TypedCall<Echo, StatusProblem>(NetCall(server: try await .loopback(), endpoint: .post("/echo/typed", query: ["q": "1"], body: .json(["a": "b"])), firingFunction: transport.firing))
         let echo = try await withTimeout { try await call.value() }
         #expect(echo.method == "POST")
         #expect(echo.path == "/echo/typed")
@@ -36,7 +36,7 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func aServerErrorArrivesWithItsBodyTyped(over transport: TransportUnderTest) async throws {
-        let call = TypedCall<Echo, StatusProblem>(server: try await .loopback(), endpoint: .get("/status/422"), firingFunction: transport.firing)
+        let call = TypedCall<Echo, StatusProblem>(NetCall(server: try await .loopback(), endpoint: .get("/status/422"), firingFunction: transport.firing))
         do {
             _ = try await withTimeout { try await call.value() }
             Issue.record("expected the 422")
@@ -50,7 +50,7 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func theResponseCarriesTheServersStatusHeadersAndFinalURL(over transport: TransportUnderTest) async throws {
         let server = try await ServerConfig.loopback()
-        let call = TypedCall<[String: String], Never>(server: server, endpoint: .get("/headers", query: ["X-RateLimit-Remaining": "41", "ETag": "\"abc\""]), firingFunction: transport.firing)
+        let call = TypedCall<[String: String], Never>(NetCall(server: server, endpoint: .get("/headers", query: ["X-RateLimit-Remaining": "41", "ETag": "\"abc\""]), firingFunction: transport.firing))
         let response = try await withTimeout { try await call.response() }
         #expect(response.statusCode == 200)
         #expect(response.headers["x-ratelimit-remaining"] == "41")
@@ -61,7 +61,7 @@ import Testing
 
     @Test(arguments: TransportUnderTest.all)
     func theCallbackAPIDeliversTheTypedResponseOnce(over transport: TransportUnderTest) async throws {
-        let call = TypedCall<[String: String], Never>(server: try await .loopback(), endpoint: .get("/headers", query: ["X-Page": "3"]), firingFunction: transport.firing)
+        let call = TypedCall<[String: String], Never>(NetCall(server: try await .loopback(), endpoint: .get("/headers", query: ["X-Page": "3"]), firingFunction: transport.firing))
         let received = Locked<[String]>([])
         let done = Signal()
         call.fire(on: .immediate) { result in
@@ -75,7 +75,7 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func aPagerWalksAListThroughATypedCall(over transport: TransportUnderTest) async throws {
         let key = uniqueKey()
-        let call = TypedCall<ListPage, StatusProblem>(server: try await .loopback(), endpoint: .get("/list/\(key)/pages", query: ["total": "25"]), firingFunction: transport.firing)
+        let call = TypedCall<ListPage, StatusProblem>(NetCall(server: try await .loopback(), endpoint: .get("/list/\(key)/pages", query: ["total": "25"]), firingFunction: transport.firing))
         let pager = Pager(call: call, strategy: .pageNumber(pageSize: 10), id: \ListItem.id) { body in
             Page(items: body.items, totalPages: body.totalPages)
         }

@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func aTypedCallFailsWithTheServersErrorBody() async throws {
-        let call = TypedCall<Echo, StatusProblem>(server: try await loopback(), endpoint: .get("/status/422"))
+        let call = TypedCall<Echo, StatusProblem>(NetCall(server: try await loopback(), endpoint: .get("/status/422")))
         let subscriber = RecordingSubscriber<Echo, APIError<StatusProblem>>()
         call.valuePublisher().subscribe(subscriber)
         try await subscriber.waitForCompletion()

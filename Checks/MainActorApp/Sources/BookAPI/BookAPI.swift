@@ -27,7 +27,7 @@ public struct BookAPI {
     }
 
     public func create(_ book: Book) -> TypedCall<Book, APIProblem> {
-        TypedCall(server: server, endpoint: .post("/books", body: .json(book)), firingFunction: firingFunction)
+        TypedCall(NetCall(server: server, endpoint: .post("/books", body: .json(book)), firingFunction: firingFunction))
     }
 
     public func books() -> NetCall {

@@ -16,10 +16,10 @@ public final class BookStore {
         self.api = api
     }
 
-    /// `value(as:errorBody:)`: decodes with the server's decoder, in the caller's isolation.
+    /// `TypedCall(call).value()` over an untyped call: decodes with the server's decoder, in the caller's isolation.
     public func load(_ id: Int) async {
         do {
-            shown.append(try await api.book(id).value(as: Book.self, errorBody: APIProblem.self))
+            shown.append(try await TypedCall<Book, APIProblem>(api.book(id)).value())
         } catch {
             problems.append(error.body?.message ?? error.error.localizedDescription)
         }
@@ -43,17 +43,15 @@ public final class BookStore {
         call.fire()
     }
 
-    /// A `.decoding` responder with the API's error body.
+    /// A typed call's `fire { }` with the API's error body, on an untyped call.
     public func loadWithErrorBody(_ id: Int, then done: @escaping () -> Void) {
-        var call = api.book(id)
-        call.responder = .decoding(Book.self, errorBody: APIProblem.self) { result in
+        TypedCall<Book, APIProblem>(api.book(id)).fire { result in
             switch result {
-            case .success(let book): self.shown.append(book)
+            case .success(let response): self.shown.append(response.value)
             case .failure(let error): self.problems.append(error.body?.message ?? "?")
             }
             done()
         }
-        call.fire()
     }
 
     /// `.onMainActor` handlers beside the data.
@@ -66,7 +64,7 @@ public final class BookStore {
     /// `fire { }` on an untyped call.
     public func loadStatus(_ id: Int, then done: @escaping (Int?) -> Void) {
         api.book(id).fire { result in
-            done(try? result.get().statusCode)
+            done(try? result.get().head?.statusCode)
         }
     }
 

@@ -21,7 +21,7 @@ extension MockMatcher {
 
 extension MockRoute {
     /// The methods an operation route answers: every method an OpenAPI document can declare.
-    static let operationMethods: [HTTPMethod] = [.get, .put, .post, .delete, .options, .head, .patch, .trace]
+    static let operationMethods: [HTTPMethod] = [.get, .put, .post, .delete, "OPTIONS", .head, .patch, "TRACE"]
 
     /// Routes answering the operation `operationID` with `response`, whatever its path and method.
     ///

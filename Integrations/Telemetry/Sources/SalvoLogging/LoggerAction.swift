@@ -61,7 +61,7 @@ public struct LoggerAction: NetworkAction {
         var metadata = Self.metadata(of: call, request: outcome.request, redaction: lines.redaction)
         metadata["salvo.event"] = "response"
         metadata["salvo.attempt"] = "\(attempt)"
-        if let status = outcome.statusCode { metadata["http.response.status_code"] = "\(status)" }
+        if let status = outcome.head?.statusCode { metadata["http.response.status_code"] = "\(status)" }
         if let errorType = CallNames.errorType(of: outcome) { metadata["error.type"] = .string(errorType) }
         if let duration = outcome.duration { metadata["salvo.duration_ms"] = "\(Self.milliseconds(duration))" }
         if let measured = outcome.metrics.last {

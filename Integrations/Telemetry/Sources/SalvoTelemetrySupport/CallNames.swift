@@ -31,7 +31,7 @@ package enum CallNames {
 
     /// `1xx` … `5xx` for an HTTP response, `none` when none arrived.
     package static func statusClass(of outcome: AttemptOutcome) -> String {
-        guard let status = outcome.statusCode else { return "none" }
+        guard let status = outcome.head?.statusCode else { return "none" }
         return "\(status / 100)xx"
     }
 
@@ -40,7 +40,7 @@ package enum CallNames {
     package static func errorType(of outcome: AttemptOutcome) -> String? {
         if case .success = outcome.result { return nil }
         if let error = outcome.error { return errorType(of: error) }
-        return outcome.statusCode.map(String.init) ?? "_OTHER"
+        return outcome.head.map { String($0.statusCode) } ?? "_OTHER"
     }
 
     /// The kind of `error`, one word from a short fixed list.

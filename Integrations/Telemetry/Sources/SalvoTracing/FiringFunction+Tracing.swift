@@ -126,7 +126,7 @@ final class AttemptTracing: NetworkAction, @unchecked Sendable {
             defer { attemptSpan = nil }
             return attemptSpan
         }) else { return .proceed }
-        if let status = outcome.statusCode {
+        if let status = outcome.head?.statusCode {
             span.attributes["http.response.status_code"] = status
             callSpan.attributes["http.response.status_code"] = status
         }

@@ -135,3 +135,8 @@ enum JSONValue: Decodable, Sendable, Equatable {
         }
     }
 }
+
+extension NetCall {
+    /// The body this call sends, as its request carries it; `nil` when it is streamed or absent.
+    var sentBody: Data? { (try? urlRequest())?.httpBody }
+}

@@ -66,7 +66,7 @@ import Testing
         let response = try await withTimeout { try await call.response() }
         #expect(Date().timeIntervalSince(started) >= 2.5)
         #expect(response.data == Data(repeating: UInt8(ascii: "*"), count: 10))
-        #expect(response.headers["Content-Type"] == "application/octet-stream")
+        #expect(response.head?.headers["Content-Type"] == "application/octet-stream")
     }
 
     @Test(arguments: TransportUnderTest.all, [

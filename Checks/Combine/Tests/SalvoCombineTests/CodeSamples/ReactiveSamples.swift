@@ -89,13 +89,13 @@ enum ReactiveSamples {
         let firing = ReactiveSamples.reportingEverything(.mock(.json(dune)), to: activity)
         let screen = ReactiveSamples.BookScreen()
         screen.showActivity(of: activity)
-        screen.open(ReactiveSamples.LibraryCall<ReactiveSamples.Book>(server: server, endpoint: .get("/books/1"), firingFunction: firing))
+        screen.open(ReactiveSamples.LibraryCall<ReactiveSamples.Book>(NetCall(server: server, endpoint: .get("/books/1"), firingFunction: firing)))
         try await waitUntilOnMainActor { screen.title == "Dune" }
 
-        let missing = ReactiveSamples.LibraryCall<ReactiveSamples.Book>(
+        let missing = ReactiveSamples.LibraryCall<ReactiveSamples.Book>(NetCall(
             server: server, endpoint: .get("/books/2"),
             firingFunction: .mock(.json(ReactiveSamples.Problem(message: "No such book"), status: 404))
-        )
+        ))
         screen.open(missing)
         try await waitUntilOnMainActor { screen.title == "No such book" }
         try await waitUntilOnMainActor { !screen.isBusy }

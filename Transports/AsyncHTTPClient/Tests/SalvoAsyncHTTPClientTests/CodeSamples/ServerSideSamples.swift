@@ -65,15 +65,15 @@ struct BooksAPI: Sendable {
     var environment: ServiceEnvironment
 
     func book(id: Int) -> TypedCall<Book, ServiceProblem> {
-        TypedCall(server: environment.server, endpoint: .get("/books/\(id)"), firingFunction: environment.firing)
+        TypedCall(NetCall(server: environment.server, endpoint: .get("/books/\(id)"), firingFunction: environment.firing))
     }
 
     func books(listKey: String) -> Pager<Book> {
-        let call = TypedCall<BookPage, ServiceProblem>(
+        let call = TypedCall<BookPage, ServiceProblem>(NetCall(
             server: environment.server,
             endpoint: .get("/list/\(listKey)/pages", query: ["total": "25"]),
             firingFunction: environment.firing
-        )
+        ))
         return Pager(call: call, strategy: .pageNumber(pageSize: 10), id: \Book.id) { page in
             Page(items: page.items, totalPages: page.totalPages)
         }
