@@ -11,7 +11,9 @@ import Foundation
 ///
 /// What it keeps is what ``HTTPCache`` stores of a head: every field but the framing ones
 /// (``CachedResponse/framingFields``) and those the redaction hides, in the order they arrived.
-final class HeadFields: Sendable {
+///
+/// A struct over one lock: copies share what was read, and a miss allocates once for it.
+struct HeadFields: Sendable {
     /// The head until its fields are read, then the fields kept: the head (and the Foundation
     /// response it holds) is let go once they are.
     private enum State: Sendable {
