@@ -21,18 +21,20 @@ struct CacheControl: Sendable, Hashable {
     /// two of these, and `trimmingCharacters(in:)` cost ~10k instructions a call on Linux.
     init(_ value: String?) {
         guard let value else { return }
-        for part in Self.split(value) {
+        var directives: [Directive] = []
+        Self.forEachPart(of: value) { part in
             let equals = part.utf8.firstIndex(of: UInt8(ascii: "="))
             let rawName = Self.trimmed(equals.map { part[..<$0] } ?? part)
-            guard !rawName.isEmpty else { continue }
+            guard !rawName.isEmpty else { return }
             let name = rawName.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? rawName.lowercased() : String(rawName)
             var argument = equals.map { Self.trimmed(part[part.utf8.index(after: $0)...]) } ?? ""
             if argument.utf8.count >= 2, argument.utf8.first == UInt8(ascii: "\""), argument.utf8.last == UInt8(ascii: "\"") {
                 argument = argument.dropFirst().dropLast()
             }
             // The first occurrence wins; a duplicate directive is a server's mistake (§4.2.1).
-            if directiveValue(named: name) == nil { directives.append(Directive(name: name, value: String(argument))) }
+            if !directives.contains(where: { $0.name == name }) { directives.append(Directive(name: name, value: String(argument))) }
         }
+        self.directives = directives
     }
 
     /// The value of the directive `name` (lowercased); `""` when it has none, `nil` when absent.
@@ -66,9 +68,9 @@ struct CacheControl: Sendable, Hashable {
         return text.isEmpty ? .infinity : Int(text).map { TimeInterval(max(0, $0)) }
     }
 
-    /// `value` split at commas outside quoted strings.
-    private static func split(_ value: String) -> [Substring] {
-        var parts: [Substring] = []
+    /// Calls `body` with each part of `value` between commas outside quoted strings, without
+    /// collecting them: an array of parts cost a miss an allocation for a field of one directive.
+    private static func forEachPart(of value: String, _ body: (Substring) -> Void) {
         var start = value.startIndex
         var isQuoted = false
         var index = value.utf8.startIndex
@@ -77,15 +79,14 @@ struct CacheControl: Sendable, Hashable {
             case UInt8(ascii: "\""): isQuoted.toggle()
             case UInt8(ascii: ","):
                 if !isQuoted {
-                    parts.append(value[start..<index])
+                    body(value[start..<index])
                     start = value.utf8.index(after: index)
                 }
             default: break
             }
             index = value.utf8.index(after: index)
         }
-        parts.append(value[start...])
-        return parts
+        body(value[start...])
     }
 
     /// `text` without the spaces and tabs around it (HTTP's optional whitespace).

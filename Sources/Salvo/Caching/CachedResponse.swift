@@ -14,10 +14,26 @@ struct CachedResponse: Sendable, Hashable, Codable {
     /// without copying them into another.
     typealias Field = HTTPHeaders.Field
 
+    /// Where the fields are: given (decoded, merged, made in tests), or a network head's read when
+    /// first needed (a miss).
+    private enum StoredFields: Sendable {
+        case given([Field])
+        case head(HeadFields)
+    }
+
     /// The response's status code.
     var statusCode: Int
     /// The response's header fields, in order, as stored.
-    var fields: [Field]
+    var fields: [Field] {
+        get {
+            switch storedFields {
+            case .given(let fields): fields
+            case .head(let head): head.fields
+            }
+        }
+        set { storedFields = .given(newValue) }
+    }
+    private var storedFields: StoredFields
     /// The URL that answered.
     var url: URL
     /// When the request that got this response was sent (RFC 9111 §4.2.3's `request_time`).
@@ -41,8 +57,17 @@ struct CachedResponse: Sendable, Hashable, Codable {
     }
 
     init(statusCode: Int, fields: [Field], url: URL, requestTime: Date, responseTime: Date, variant: [String: String?], body: Data) {
+        self.init(statusCode: statusCode, storedFields: .given(fields), url: url, requestTime: requestTime, responseTime: responseTime, variant: variant, body: body)
+    }
+
+    /// A response whose fields are `head`'s, read when first needed.
+    init(statusCode: Int, head: HeadFields, url: URL, requestTime: Date, responseTime: Date, variant: [String: String?], body: Data) {
+        self.init(statusCode: statusCode, storedFields: .head(head), url: url, requestTime: requestTime, responseTime: responseTime, variant: variant, body: body)
+    }
+
+    private init(statusCode: Int, storedFields: StoredFields, url: URL, requestTime: Date, responseTime: Date, variant: [String: String?], body: Data) {
         self.statusCode = statusCode
-        self.fields = fields
+        self.storedFields = storedFields
         self.url = url
         self.requestTime = requestTime
         self.responseTime = responseTime
@@ -53,7 +78,7 @@ struct CachedResponse: Sendable, Hashable, Codable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         statusCode = try container.decode(Int.self, forKey: .statusCode)
-        fields = try container.decode([StoredField].self, forKey: .fields).map { Field(name: $0.name, value: $0.value) }
+        storedFields = .given(try container.decode([StoredField].self, forKey: .fields).map { Field(name: $0.name, value: $0.value) })
         url = try container.decode(URL.self, forKey: .url)
         requestTime = try container.decode(Date.self, forKey: .requestTime)
         responseTime = try container.decode(Date.self, forKey: .responseTime)
@@ -71,12 +96,33 @@ struct CachedResponse: Sendable, Hashable, Codable {
         try container.encode(variant, forKey: .variant)
     }
 
+    // Equal and hashed by what is stored, whichever way the fields are held.
+    static func == (lhs: CachedResponse, rhs: CachedResponse) -> Bool {
+        lhs.statusCode == rhs.statusCode && lhs.url == rhs.url && lhs.requestTime == rhs.requestTime
+            && lhs.responseTime == rhs.responseTime && lhs.variant == rhs.variant && lhs.body == rhs.body
+            && lhs.fields == rhs.fields
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(statusCode)
+        hasher.combine(fields)
+        hasher.combine(url)
+        hasher.combine(requestTime)
+        hasher.combine(responseTime)
+        hasher.combine(variant)
+        hasher.combine(body)
+    }
+
     /// The stored header fields.
     var headers: HTTPHeaders { HTTPHeaders(fields.map { ($0.name, $0.value) }) }
 
-    /// The value of the stored field `name`, repeated fields joined with `", "`.
+    /// The value of the stored field `name`, repeated fields joined with `", "`; a miss's head
+    /// answers without reading its other fields.
     func value(forField name: String) -> String? {
-        ResponseHead.value(of: name, in: fields)
+        switch storedFields {
+        case .given(let fields): ResponseHead.value(of: name, in: fields)
+        case .head(let head): head.value(forField: name)
+        }
     }
 
     /// The response's `Cache-Control` directives.
@@ -85,7 +131,16 @@ struct CachedResponse: Sendable, Hashable, Codable {
     /// About how many bytes the response takes in a store: the body, the fields, the URL, and
     /// ``overhead`` for what holds them.
     var cost: Int {
-        body.count + url.absoluteString.utf8.count + fields.reduce(Self.overhead) { $0 + $1.name.utf8.count + $1.value.utf8.count + 16 }
+        let fieldBytes = switch storedFields {
+        case .given(let fields): Self.byteCount(of: fields)
+        case .head(let head): head.byteCount
+        }
+        return body.count + url.absoluteString.utf8.count + Self.overhead + fieldBytes
+    }
+
+    /// About how many bytes `fields` take: their names and values, and 16 bytes each.
+    static func byteCount(of fields: [Field]) -> Int {
+        fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 16 }
     }
 
     /// The heap a stored response takes beyond its bytes: the URL object, the arrays, dates and

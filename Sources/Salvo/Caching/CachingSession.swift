@@ -189,10 +189,8 @@ public struct CachingSession: NetworkSession {
         }
         if head.statusCode >= 500, let stored, let served = servedAfterError(stored, requestControl) { return served }
         let body = exchange.body ?? Data()
-        // Read once: over URLSession each read of a field or of them all goes through Foundation.
-        let fields = head.fieldsAsSent
-        if let vary = Self.storableVary(head, fields: fields, requestControl: requestControl) {
-            let entry = cache.entry(for: request, head: head, fields: fields, body: body, vary: vary, requestTime: requestTime, responseTime: responseTime)
+        if let vary = Self.storableVary(head, requestControl: requestControl) {
+            let entry = cache.entry(for: request, head: head, body: body, vary: vary, requestTime: requestTime, responseTime: responseTime)
             cache.save(entry, for: key)
             return exchange.marked { _ in CacheStatus(source: .network, age: Freshness.age(of: entry, at: responseTime)) }
         }
@@ -234,15 +232,14 @@ public struct CachingSession: NetworkSession {
     /// The lowercased field names the response varies on when it may be stored (RFC 9111 §3),
     /// `nil` when it may not: a final status the cache understands, no `no-store` on either
     /// side, no `Vary: *`, and an explicit lifetime, a heuristically cacheable status, or `public`.
-    /// `fields` are `head`'s ``ResponseHead/fieldsAsSent``, when the caller has read them already.
-    static func storableVary(_ head: ResponseHead, fields: [HTTPHeaders.Field]? = nil, requestControl: CacheControl) -> [String]? {
+    /// It looks up the three fields it needs rather than reading them all (see ``HeadFields``).
+    static func storableVary(_ head: ResponseHead, requestControl: CacheControl) -> [String]? {
         guard (200..<600).contains(head.statusCode), head.statusCode != 206, head.statusCode != 304, !requestControl.noStore else { return nil }
-        let fields = fields ?? head.fieldsAsSent
-        let control = CacheControl(ResponseHead.value(of: "Cache-Control", in: fields))
+        let control = CacheControl(head.value(forField: "Cache-Control"))
         guard !control.noStore else { return nil }
-        let isExplicit = control.maxAge != nil || control.hasPublic || control.has("private") || ResponseHead.value(of: "Expires", in: fields) != nil
+        let isExplicit = control.maxAge != nil || control.hasPublic || control.has("private") || head.value(forField: "Expires") != nil
         guard isExplicit || Freshness.heuristicallyCacheable.contains(head.statusCode) else { return nil }
-        guard let varyField = ResponseHead.value(of: "Vary", in: fields) else { return [] }
+        guard let varyField = head.value(forField: "Vary") else { return [] }
         let vary = varyField.split(separator: ",")
             .map { CacheControl.trimmed($0).lowercased() }
             .filter { !$0.isEmpty }

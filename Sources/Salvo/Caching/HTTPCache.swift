@@ -98,16 +98,13 @@ public final class HTTPCache: Sendable {
         return redaction.hidesHeader(name) ? "sha256:" + SHA256.hex(normalized) : normalized
     }
 
-    /// What is stored of `head` (whose fields, as sent, are `fields`) and `body` for `request`:
-    /// the variant's request values, and the response fields minus framing and hidden ones.
-    func entry(for request: URLRequest, head: ResponseHead, fields: [HTTPHeaders.Field], body: Data, vary: [String], requestTime: Date, responseTime: Date) -> CachedResponse {
+    /// What is stored of `head` and `body` for `request`: the variant's request values, and the
+    /// response fields minus framing and hidden ones, read from the head only when needed.
+    func entry(for request: URLRequest, head: ResponseHead, body: Data, vary: [String], requestTime: Date, responseTime: Date) -> CachedResponse {
         var variant: [String: String?] = [:]
         for name in vary { variant[name] = storedValue(of: name, in: request) }
-        let kept = fields.filter { field in
-            !CachedResponse.isFraming(field.name) && !redaction.headers.contains { ResponseHead.hasName(field, $0) }
-        }
         return CachedResponse(
-            statusCode: head.statusCode, fields: kept,
+            statusCode: head.statusCode, head: HeadFields(head, hiding: redaction.headers),
             url: head.url, requestTime: requestTime, responseTime: responseTime, variant: variant, body: body
         )
     }

@@ -98,9 +98,9 @@ public struct ResponseHead: Sendable {
     /// The header fields as they arrived, a repeated name possibly more than once, read in one
     /// pass: a transport's fields as parsed, Foundation's from `allHeaderFields` once.
     ///
-    /// What the cache stores on a miss. ``headers`` dedupes the names (quadratic in the fields)
-    /// and `value(forField:)` on Foundation's response lowercases every name on each call;
-    /// together they cost the cache ~31k instructions a stored response on Linux (benchmark 13e).
+    /// What the cache keeps of a stored response, read when a hit, a `304` or the disk store first
+    /// needs it (a miss looks up only the fields it decides on). ``headers`` dedupes the names
+    /// (quadratic in the fields), and this costs ~16k instructions on Linux (benchmark 13e).
     var fieldsAsSent: [HTTPHeaders.Field] {
         if isParsed { return content.fields }
         guard let all = (content.reported as? HTTPURLResponse)?.allHeaderFields else { return [] }
@@ -112,6 +112,10 @@ public struct ResponseHead: Sendable {
         }
         return read
     }
+
+    /// The fields a transport parsed, as they are; `nil` for Foundation's response, whose fields
+    /// are only read through ``fieldsAsSent``. The cache counts a stored head's bytes with them.
+    var parsedFields: [HTTPHeaders.Field]? { isParsed ? content.fields : nil }
 
     /// The value of the field named `name`, in any case.
     @_spi(Transport) public func value(forField name: String) -> String? {

@@ -1,9 +1,9 @@
 """A cacheable resource per key, served by loopback_server.py under /cache (standard library only).
 
-    GET  /cache/<key>/resource?cc=C[&vary=V][&delay=S]
+    GET  /cache/<key>/resource?cc=C[&vary=V][&cookie=K][&delay=S]
                             {"n": requests so far, "version": v, "lang": Accept-Language}
                             with Cache-Control C (default "max-age=60"), ETag "v<version>",
-                            Vary V when given; 304 with the same fields when If-None-Match
+                            Vary V and Set-Cookie K when given; 304 with the same fields when If-None-Match
                             names the current ETag; waits S seconds first when asked
     POST /cache/<key>/resource   changes the resource (the next version), 201
     POST /cache/<key>/config?fail=F   F = a status (e.g. 500) answered instead of the resource,
@@ -67,6 +67,8 @@ def handle(handler, rest, query, delay_param):
     headers = [("Cache-Control", query.get("cc", "max-age=60")), ("ETag", etag)]
     if query.get("vary"):
         headers.append(("Vary", query["vary"]))
+    if query.get("cookie"):
+        headers.append(("Set-Cookie", query["cookie"]))
     if conditional == etag:
         handler.respond(304, headers=headers)
         return True

@@ -1,0 +1,78 @@
+import Foundation
+
+/// The header fields a response stored on a miss keeps of the network's head, read only when
+/// something needs them all: a hit, a `304`'s merge, the disk store's write.
+///
+/// A miss decides on a few fields (`Cache-Control`, `Expires`, `Vary`, `Date`, `Age`) and looks
+/// up only those. Reading every field of a Foundation response means `allHeaderFields`, which on
+/// Linux copies the whole dictionary into `[AnyHashable: Any]` and casts each name and value
+/// back: ~16k instructions, more than a third of what the cache added to a miss (benchmark 13e),
+/// and a stored response that is never asked for again never needs them.
+///
+/// What it keeps is what ``HTTPCache`` stores of a head: every field but the framing ones
+/// (``CachedResponse/framingFields``) and those the redaction hides, in the order they arrived.
+///
+/// A struct over one lock: copies share what was read, and a miss allocates once for it.
+struct HeadFields: Sendable {
+    /// The head until its fields are read, then the fields kept: the head (and the Foundation
+    /// response it holds) is let go once they are.
+    private enum State: Sendable {
+        case unread(ResponseHead)
+        case read([HTTPHeaders.Field])
+    }
+
+    /// Lowercased names of the fields the redaction hides.
+    private let hidden: Set<String>
+    private let state: Locked<State>
+
+    /// The fields of `head` minus the framing fields and those named in `hidden` (lowercased).
+    init(_ head: ResponseHead, hiding hidden: Set<String>) {
+        self.hidden = hidden
+        state = Locked(.unread(head))
+    }
+
+    /// The kept fields, read from the head the first time.
+    var fields: [HTTPHeaders.Field] {
+        let head: ResponseHead
+        switch state.withLock({ $0 }) {
+        case .read(let fields): return fields
+        case .unread(let unread): head = unread
+        }
+        // Read outside the lock (it is the slow part); the first reading kept wins.
+        let kept = head.fieldsAsSent.filter { !isDropped($0.name) }
+        return state.withLock { state in
+            if case .read(let fields) = state { return fields }
+            state = .read(kept)
+            return kept
+        }
+    }
+
+    /// The value of the kept field `name`, in any case, without reading the others; repeated
+    /// fields joined with `", "`.
+    func value(forField name: String) -> String? {
+        guard !isDropped(name) else { return nil }
+        switch state.withLock({ $0 }) {
+        case .read(let fields): return ResponseHead.value(of: name, in: fields)
+        case .unread(let head): return head.value(forField: name)
+        }
+    }
+
+    /// About how many bytes the fields take: counted when they are known (a transport's parsed
+    /// fields, or once read), ``unreadByteCount`` for a Foundation response's unread ones.
+    var byteCount: Int {
+        switch state.withLock({ $0 }) {
+        case .read(let fields): return CachedResponse.byteCount(of: fields)
+        case .unread(let head): return head.parsedFields.map(CachedResponse.byteCount) ?? Self.unreadByteCount
+        }
+    }
+
+    /// What a Foundation response's unread fields are counted as: about what the response holding
+    /// them takes on the heap (its field dictionary, MIME type and names), and more than the few
+    /// hundred bytes of a typical API response's fields.
+    static let unreadByteCount = 1_024
+
+    /// Whether the field `name` is never stored: a framing field, or one the redaction hides.
+    private func isDropped(_ name: String) -> Bool {
+        CachedResponse.isFraming(name) || hidden.contains { $0.utf8.count == name.utf8.count && HTTPHeaders.namesMatch($0, name) }
+    }
+}
