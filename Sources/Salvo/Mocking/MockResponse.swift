@@ -147,6 +147,10 @@ public struct MockResponse: Sendable {
             throw error
         case .problem(let reason, let part):
             throw NetworkError.incompleteSetup(SetupProblem(part, reason))
+        case .http(let status, let headers, .data(let body)):
+            // The common canned answer: its body is at hand, so nothing is loaded.
+            let head = ResponseHead(statusCode: status, headers: headers, url: request.url ?? URL(fileURLWithPath: "/"))
+            return Resolved(head: head, body: body, chunks: nil)
         case .http(let status, let headers, let body):
             let loaded = try body.load(status: status, headers: headers)
             let url = loaded.url ?? request.url ?? URL(fileURLWithPath: "/")
