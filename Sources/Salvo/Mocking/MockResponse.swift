@@ -19,7 +19,9 @@ import FoundationNetworking
 /// ```
 public struct MockResponse: Sendable {
     enum Answer: Sendable {
-        case http(status: Int, headers: HTTPHeaders, body: MockBody)
+        /// Boxed: a mock hands out a copy of its answer every firing, and a boxed one copies as one
+        /// retain instead of its headers, body and status field by field.
+        indirect case http(status: Int, headers: HTTPHeaders, body: MockBody)
         case failure(URLError)
         case problem(reason: String, part: SetupProblem.Part)
         /// Resolved to one of its entries by ``next()`` before it is given.
