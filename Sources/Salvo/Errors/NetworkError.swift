@@ -18,7 +18,9 @@ import FoundationNetworking
 /// The first three cases mean nothing was sent, and say whose fix it is: the call
 /// (``invalidRequest(_:)``), an action (``refusedByAction(_:)``), or the offline or test setup
 /// (``incompleteSetup(_:)``). Every payload describing a problem ends in `Problem`.
-public enum NetworkError: Error, Sendable {
+public indirect enum NetworkError: Error, Sendable {
+    // Indirect: the payloads are boxed, so the `NetworkError?` in every outcome and the `Result`s on
+    // the firing path are one word, copied as one retain; an error costs one allocation when made.
     /// The call could not be turned into a valid request; nothing was sent. Fix the call: its
     /// server, endpoint, headers or body.
     case invalidRequest(RequestProblem)

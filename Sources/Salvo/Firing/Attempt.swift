@@ -98,6 +98,8 @@ final class Attempt: ResponseReceiver {
         let sessionTask = session.start(request, options: options, receiver: self)
         // Only the attempt loop stops an attempt itself; the task cancels the session task.
         handover?.withLock { $0.sessionTask = sessionTask }
+        // A session that answered before returning (mock firing) left nothing to cancel: no lock taken.
+        guard type(of: sessionTask) != FinishedSessionTask.self else { return }
         task.onCancel(cancelling: sessionTask)
     }
 

@@ -12,10 +12,9 @@ extension NetCall {
     func run(through session: any NetworkSession, clock: NetworkClock = .live, reportingTo channel: FiringFunction.Channel) -> NetworkTask {
         let task = NetworkTask(reportingTo: channel, decoder: server.decoder, clock: clock)
         let request: URLRequest
-        switch requestToSend() {
-        case .success(let built):
-            request = built
-        case .failure(let error):
+        do {
+            request = try requestToSend()
+        } catch {
             task.finish(with: AttemptOutcome(request: nil, error: error))
             return task
         }
@@ -37,14 +36,13 @@ extension NetCall {
 
     /// The request to send: the configured one, with a body stream of its own when the body is
     /// read from files, so that two firings (or a firing and ``urlRequest()``) never read one stream.
-    func requestToSend() -> Result<URLRequest, NetworkError> {
-        guard endpoint.body.isStreamed, case .success(var request) = configuredRequest else { return configuredRequest }
-        do {
-            try endpoint.body.attachStream(to: &request)
-            return .success(request)
-        } catch {
-            return .failure(error)
-        }
+    ///
+    /// Thrown rather than returned as a `Result`: every firing asks, and copying the `Result` (its
+    /// error case is large) cost more than the request it carries.
+    func requestToSend() throws(NetworkError) -> URLRequest {
+        var request = try configuredRequest.get()
+        if endpoint.body.isStreamed { try endpoint.body.attachStream(to: &request) }
+        return request
     }
 
     /// Runs attempts until an action stops asking for retries, then finishes the task.

@@ -19,7 +19,9 @@ import FoundationNetworking
 /// ```
 public struct MockResponse: Sendable {
     enum Answer: Sendable {
-        case http(status: Int, headers: HTTPHeaders, body: MockBody)
+        /// Boxed: a mock hands out a copy of its answer every firing, and a boxed one copies as one
+        /// retain instead of its headers, body and status field by field.
+        indirect case http(status: Int, headers: HTTPHeaders, body: MockBody)
         case failure(URLError)
         case problem(reason: String, part: SetupProblem.Part)
         /// Resolved to one of its entries by ``next()`` before it is given.
@@ -139,6 +141,10 @@ public struct MockResponse: Sendable {
             throw error
         case .problem(let reason, let part):
             throw NetworkError.incompleteSetup(SetupProblem(part, reason))
+        case .http(let status, let headers, .data(let body)):
+            // The common canned answer: its body is at hand, so nothing is loaded.
+            let head = ResponseHead(statusCode: status, headers: headers, url: request.url ?? URL(fileURLWithPath: "/"))
+            return Resolved(head: head, body: body, chunks: nil)
         case .http(let status, let headers, let body):
             let loaded = try body.load(status: status, headers: headers)
             let url = loaded.url ?? request.url ?? URL(fileURLWithPath: "/")

@@ -14,7 +14,7 @@ extension NetCall {
     ///   with CR/LF, a body on a GET or HEAD, or a body that could not be encoded. Such a call never
     ///   reaches the wire.
     public func urlRequest() throws(NetworkError) -> URLRequest {
-        try requestToSend().get()
+        try requestToSend()
     }
 
     /// The request `server` and `endpoint` describe, or the invalid-request error saying why not.

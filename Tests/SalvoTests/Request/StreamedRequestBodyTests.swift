@@ -71,7 +71,8 @@ import Testing
     }
 
     @Test func aNegativeLengthIsAnInvalidRequest() throws {
-        let result = NetCall(server: Self.server, endpoint: .put("/notes", body: .stream(length: -1) { Self.chunks([]) })).requestToSend()
+        let call = NetCall(server: Self.server, endpoint: .put("/notes", body: .stream(length: -1) { Self.chunks([]) }))
+        let result = Result { () throws(NetworkError) in try call.requestToSend() }
         guard case .failure(.invalidRequest(let problem)) = result else {
             Issue.record("expected invalidRequest, got \(result)")
             return
