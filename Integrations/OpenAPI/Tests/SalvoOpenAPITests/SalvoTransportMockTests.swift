@@ -83,7 +83,7 @@ import Testing
         #expect(requests[0].header("Salvo-Operation") == nil)
         #expect(!requests[0].request.allHTTPHeaderFields.map { $0.values.contains("postGreeting") }!)
         #expect(requests[1].parameters["code"] == "204")
-        #expect(requests[1].url?.absoluteString == "https://api.example.com/status/204")
+        #expect(requests[1].request.url?.absoluteString == "https://api.example.com/status/204")
     }
 
     @Test func aQueryWithReservedCharactersArrivesDecodedOnce() async throws {
