@@ -31,7 +31,7 @@ func eventually(within seconds: Double = 30, _ condition: @Sendable () -> Bool) 
 
 /// What `task` returns, or `nil` when it has not finished within `seconds`. Unlike awaiting
 /// `task.value` under `withTimeout`, a task that never finishes fails the test instead of hanging it.
-func finished<Value: Sendable>(_ task: Task<Value, Never>, within seconds: Double = 5) async -> Value? {
+func finished<Value: Sendable>(_ task: Task<Value, Never>, within seconds: Double = 20) async -> Value? {
     let result = Locked<Value?>(nil)
     Task {
         let value = await task.value
@@ -52,15 +52,15 @@ final class Signal: Sendable {
     }
 
     /// Returns once fired; throws ``TimedOut`` after `seconds`.
-    func wait(seconds: Double = 10) async throws {
+    func wait(seconds: Double = 30) async throws {
         guard await waiters.wait(timeout: seconds, until: { self.isFired.withLock { $0 } }) else { throw TimedOut(seconds: seconds) }
     }
 }
 
 extension TestClock {
-    /// Advances through every wait of the exchange `log` receives until it ends (at most 10 s of real time).
+    /// Advances through every wait of the exchange `log` receives until it ends (at most 30 s of real time).
     func runUntilFinished(_ log: ReceiverLog) async {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         while !log.isFinished, Date() < deadline {
             if await waitForSleepers(1, timeout: 0.01) { runToEnd() }
         }
