@@ -90,8 +90,11 @@ final class Attempt: ResponseReceiver {
     }
 
     /// Starts the exchange on `session`; cancelling the task cancels it.
-    func send(through session: any NetworkSession) {
-        guard !task.isCancelled else {
+    ///
+    /// - Parameter mayBeCancelled: whether anything could have cancelled the task yet; `false`
+    ///   for a task nobody has been handed, which skips the lock that reads whether it was.
+    func send(through session: any NetworkSession, mayBeCancelled: Bool = true) {
+        guard !mayBeCancelled || !task.isCancelled else {
             finish(NetworkError.cancelled)
             return
         }

@@ -19,13 +19,16 @@ extension NetCall {
             return task
         }
         // Only a handler somebody set is handed to the queue: on `.main` that is a thread hop.
+        // Until the task is handed to a handler (or returned), nothing can cancel it.
+        var isHandedOut = false
         if case .responder(let responder, let queue, _) = channel.destination, let taskHandler = responder.onTask {
             queue.run(taskHandler, with: task)
+            isHandedOut = true
         }
         let actions = server.actions.isEmpty && self.actions.isEmpty
             ? [] : (server.actions + self.actions).active(for: self)
         if actions.isEmpty {
-            Attempt(request, for: task, finishing: true, measuring: server.collectsMetrics ? AttemptMeter(attempt: 1, clock: clock) : nil).send(through: session)
+            Attempt(request, for: task, finishing: true, measuring: server.collectsMetrics ? AttemptMeter(attempt: 1, clock: clock) : nil).send(through: session, mayBeCancelled: isHandedOut)
         } else {
             let call = self
             let work = Task { await call.attempt(request, with: actions, through: session, waitingOn: clock, for: task) }

@@ -14,7 +14,7 @@ extension FiringFunction {
     ///   - conditions: simulated latency and failures.
     ///   - clock: what waits out latency and retry delays; pass `.immediate` or a test clock in tests.
     public static func mock(_ response: MockResponse, conditions: NetworkConditions = NetworkConditions(), clock: NetworkClock = .live) -> FiringFunction {
-        .session(MockSession(conditions: conditions, clock: clock) { _ in response }, clock: clock)
+        .session(MockSession(conditions: conditions, clock: clock, answering: response), clock: clock)
     }
 
     /// Answers every call from `routes`; a request no route matches fails naming its method and URL.

@@ -19,6 +19,9 @@ import FoundationNetworking
 /// ```
 public struct MockSession: NetworkSession {
     private let answer: @Sendable (MockRequest) -> MockResponse
+    /// The answer to every request, when it does not depend on the request (`.mock(response)`):
+    /// given without making a ``MockRequest`` or calling `answer`.
+    private let cannedAnswer: MockResponse?
     private let conditions: NetworkConditions
     private let clock: NetworkClock
     private let generator: Locked<SplitMix64>
@@ -39,7 +42,22 @@ public struct MockSession: NetworkSession {
         clock: NetworkClock = .live,
         answer: @escaping @Sendable (MockRequest) -> MockResponse
     ) {
+        self.init(conditions: conditions, clock: clock, answer: answer, cannedAnswer: nil)
+    }
+
+    /// A session answering every request with `response`, under `conditions`.
+    init(conditions: NetworkConditions, clock: NetworkClock, answering response: MockResponse) {
+        self.init(conditions: conditions, clock: clock, answer: { _ in response }, cannedAnswer: response)
+    }
+
+    private init(
+        conditions: NetworkConditions,
+        clock: NetworkClock,
+        answer: @escaping @Sendable (MockRequest) -> MockResponse,
+        cannedAnswer: MockResponse?
+    ) {
         self.answer = answer
+        self.cannedAnswer = cannedAnswer
         self.conditions = conditions
         self.clock = clock
         self.generator = Locked(SplitMix64(seed: conditions.seed))
@@ -50,10 +68,13 @@ public struct MockSession: NetworkSession {
     /// Answers `request`: at once, before returning, when the conditions add no delay and the
     /// body arrives whole; otherwise on the clock, without blocking a thread.
     @_spi(Transport) public func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
-        if let stream = request.httpBodyStream as? BodyStream, stream.makesChunks {
+        // Each `URLRequest` getter reads through `NSMutableURLRequest` on Linux: the stream is read once.
+        let bodyStream = request.httpBodyStream
+        if let stream = bodyStream as? BodyStream, stream.makesChunks {
             return startReadingChunks(of: stream, request, options: options, receiver: receiver)
         }
-        return start(request, options: options, answering: answer(MockRequest(request)), receiver: receiver)
+        let response = cannedAnswer ?? answer(MockRequest(request))
+        return start(request, bodyStream: bodyStream, options: options, answering: response, receiver: receiver)
     }
 
     /// Answers a request whose body is made while it is sent: the chunks are read first, in a
@@ -117,11 +138,22 @@ public struct MockSession: NetworkSession {
         answering response: consuming MockResponse,
         receiver: any ResponseReceiver
     ) -> any NetworkSessionTask {
+        start(request, bodyStream: request.httpBodyStream, options: options, answering: response, receiver: receiver)
+    }
+
+    /// ``start(_:options:answering:receiver:)`` for a request whose `httpBodyStream` is `bodyStream`.
+    private func start(
+        _ request: URLRequest,
+        bodyStream: InputStream?,
+        options: ExchangeOptions,
+        answering response: consuming MockResponse,
+        receiver: any ResponseReceiver
+    ) -> any NetworkSessionTask {
         let draw = drawConditions()
         let response = response.next()
         let delay = NetworkConditions.clampedDelay(response.latency + draw.delay)
         // A body streamed from files (multipart, `.file`) is reported at its length too.
-        let uploadLength = request.httpBody?.count ?? (request.httpBodyStream as? BodyStream)?.length.map { Int($0) } ?? 0
+        let uploadLength = request.httpBody?.count ?? (bodyStream as? BodyStream)?.length.map { Int($0) } ?? 0
         guard delay == 0, draw.bandwidth == nil else {
             return startOnClock(request, options: options, draw: draw, receiver: receiver) { (response, nil, uploadLength) }
         }
