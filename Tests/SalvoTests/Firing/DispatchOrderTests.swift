@@ -60,6 +60,34 @@ import SalvoTesting
         #expect(session.requests.count == 1)
     }
 
+    /// A task handler on `.immediate` runs before the request is sent, so cancelling there stops it.
+    @Test func aTaskCancelledByAnImmediateTaskHandlerNeverReachesTheSession() {
+        let session = ScriptedSession(.status(200))
+        let errors = Locked<[NetworkError]>([])
+        let delivered = Locked<Int>(0)
+        let call = NetCall(
+            server: ServerConfig(host: "example.com"),
+            endpoint: .get("/thing"),
+            responder: NetworkResponder(
+                taskHandler: { $0.cancel() },
+                dataHandler: { _ in delivered.withLock { $0 += 1 } },
+                errorHandler: { error in errors.withLock { $0.append(error) } }
+            ),
+            callbackQueue: .immediate,
+            firingFunction: .session(session)
+        )
+        let task = call.fire()
+        #expect(task.isCancelled)
+        #expect(session.requests.isEmpty)
+        #expect(delivered.withLock { $0 } == 0)
+        let seen = errors.withLock { $0 }
+        #expect(seen.count == 1)
+        guard case .cancelled? = seen.first else {
+            Issue.record("expected one cancelled error, got \(seen)")
+            return
+        }
+    }
+
     @Test func cancellingAFinishedTaskChangesNothing() async {
         let log = ResponderLog()
         let task = testCall(.get("/x"), session: ScriptedSession(.status(200)), log: log).fire()
