@@ -19,7 +19,7 @@ package struct Locked<Value>: @unchecked Sendable {
     // stored next to it; nothing escapes the critical section except copies returned by `body`.
     private let storage: Storage
 
-    package init(_ value: consuming Value) {
+    package init(_ value: Value) {
         storage = Storage.make(value)
     }
 
@@ -30,23 +30,17 @@ package struct Locked<Value>: @unchecked Sendable {
 }
 
 extension Locked {
-    /// The lock as the buffer's header and the value as its one element: the value is moved in
-    /// (a header is returned from a closure, so it would be copied and the original destroyed),
-    /// and neither ever moves.
-    private final class Storage: ManagedBuffer<PlatformLock, Value> {
-        static func make(_ value: consuming Value) -> Storage {
-            let buffer = create(minimumCapacity: 1) { _ in PlatformLock() }
-            buffer.withUnsafeMutablePointerToHeader { PlatformLock.initialize($0) }
-            // Outside a closure, which could only copy `value`: the element's address is fixed
-            // within the object, and `buffer` is alive until it is returned below.
-            let element = buffer.withUnsafeMutablePointerToElements { $0 }
-            element.initialize(to: value)
+    /// The value as the buffer's header and the lock as its one element, so the lock never moves.
+    private final class Storage: ManagedBuffer<Value, PlatformLock> {
+        static func make(_ value: Value) -> Storage {
+            let buffer = create(minimumCapacity: 1) { _ in value }
+            buffer.withUnsafeMutablePointerToElements { PlatformLock.initialize($0) }
             // `create` returns the class it was called on; the cast cannot fail.
             return unsafeDowncast(buffer, to: Storage.self)
         }
 
         func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-            try withUnsafeMutablePointers { lock, value in
+            try withUnsafeMutablePointers { value, lock in
                 PlatformLock.lock(lock)
                 defer { PlatformLock.unlock(lock) }
                 return try body(&value.pointee)
@@ -54,11 +48,7 @@ extension Locked {
         }
 
         deinit {
-            withUnsafeMutablePointers { lock, value in
-                // A buffer destroys its header, not its elements.
-                value.deinitialize(count: 1)
-                PlatformLock.destroy(lock)
-            }
+            withUnsafeMutablePointers { _, lock in PlatformLock.destroy(lock) }
         }
     }
 }
