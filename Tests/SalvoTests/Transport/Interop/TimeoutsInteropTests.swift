@@ -60,8 +60,9 @@ import Testing
     @Test(arguments: TransportUnderTest.all)
     func aBodyThatKeepsDrippingOutlastsTheTimeout(over transport: TransportUnderTest) async throws {
         let httpbin = try await HTTPBin(over: transport)
-        // Ten bytes over 3 s, one every 0.3 s: never 1 s of silence, 3 s in all.
-        let call = httpbin.call(Endpoint.get("/drip", query: ["numbytes": "10", "duration": "3", "delay": "0"]).timeout(1))
+        // Ten bytes over 3 s, one every 0.3 s: never 2 s of silence, 3 s in all. (With a 1 s
+        // timeout, a loaded machine once kept httpbin's first byte back for longer than that.)
+        let call = httpbin.call(Endpoint.get("/drip", query: ["numbytes": "10", "duration": "3", "delay": "0"]).timeout(2))
         let started = Date()
         let response = try await withTimeout { try await call.response() }
         #expect(Date().timeIntervalSince(started) >= 2.5)
