@@ -136,6 +136,7 @@ import Testing
         task.cancel()
         let failure = await networkError { try await task.value }
         #expect(failure?.isCancelled == true)
-        #expect(Date().timeIntervalSince(started) < 2)
+        // Well before the 10 s the server would take; a full parallel run on two cores once took 2.6 s.
+        #expect(Date().timeIntervalSince(started) < 5)
     }
 }
