@@ -163,10 +163,9 @@ struct CachedResponse: Sendable, Hashable, Codable {
     /// This response with the fields of a `304 Not Modified` merged in (RFC 9111 §3.2) and its
     /// times renewed: a field the 304 carries replaces every stored field of that name, except
     /// the framing fields that describe the stored body.
-    func updated(by notModified: ResponseHead, requestTime: Date, responseTime: Date, dropping isDropped: (String) -> Bool) -> CachedResponse {
-        let incoming = notModified.fieldsAsSent.filter { field in
-            !Self.isFraming(field.name) && !isDropped(field.name)
-        }
+    /// `hidden` holds the lowercased names of the fields the cache's redaction hides (``keeps(_:hiding:)``).
+    func updated(by notModified: ResponseHead, requestTime: Date, responseTime: Date, hiding hidden: Set<String>) -> CachedResponse {
+        let incoming = notModified.fieldsAsSent.filter { Self.keeps($0.name, hiding: hidden) }
         var merged = fields.filter { stored in !incoming.contains { HTTPHeaders.namesMatch($0.name, stored.name) } }
         merged += incoming
         var updated = self
@@ -186,5 +185,12 @@ struct CachedResponse: Sendable, Hashable, Codable {
     /// lowercasing, as every field of every stored response is asked.
     static func isFraming(_ name: String) -> Bool {
         framingFields.contains { $0.utf8.count == name.utf8.count && HTTPHeaders.namesMatch($0, name) }
+    }
+
+    /// Whether a stored response keeps the field `name` of a head: not a framing field, and not
+    /// one of `hidden` (the lowercased names a redaction hides), compared without lowercasing.
+    /// A miss's head (``HeadFields``) and a `304`'s merge keep the same fields.
+    static func keeps(_ name: String, hiding hidden: Set<String>) -> Bool {
+        !isFraming(name) && !hidden.contains { $0.utf8.count == name.utf8.count && HTTPHeaders.namesMatch($0, name) }
     }
 }

@@ -182,7 +182,7 @@ public struct CachingSession: NetworkSession {
             return exchange
         }
         if head.statusCode == 304, sentConditional, let stored {
-            let updated = stored.updated(by: head, requestTime: requestTime, responseTime: responseTime, dropping: cache.redaction.hidesHeader)
+            let updated = stored.updated(by: head, requestTime: requestTime, responseTime: responseTime, hiding: cache.redaction.headers)
             cache.save(updated, for: key)
             let freshness = Freshness(of: updated, at: responseTime)
             return CollectedExchange(head: updated.head(status: CacheStatus(source: .revalidated, age: freshness.age)), body: stored.body)

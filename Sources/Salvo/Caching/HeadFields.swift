@@ -39,7 +39,7 @@ struct HeadFields: Sendable {
         case .unread(let unread): head = unread
         }
         // Read outside the lock (it is the slow part); the first reading kept wins.
-        let kept = head.fieldsAsSent.filter { !isDropped($0.name) }
+        let kept = head.fieldsAsSent.filter { CachedResponse.keeps($0.name, hiding: hidden) }
         return state.withLock { state in
             if case .read(let fields) = state { return fields }
             state = .read(kept)
@@ -50,7 +50,7 @@ struct HeadFields: Sendable {
     /// The value of the kept field `name`, in any case, without reading the others; repeated
     /// fields joined with `", "`.
     func value(forField name: String) -> String? {
-        guard !isDropped(name) else { return nil }
+        guard CachedResponse.keeps(name, hiding: hidden) else { return nil }
         switch state.withLock({ $0 }) {
         case .read(let fields): return ResponseHead.value(of: name, in: fields)
         case .unread(let head): return head.value(forField: name)
@@ -70,9 +70,4 @@ struct HeadFields: Sendable {
     /// them takes on the heap (its field dictionary, MIME type and names), and more than the few
     /// hundred bytes of a typical API response's fields.
     static let unreadByteCount = 1_024
-
-    /// Whether the field `name` is never stored: a framing field, or one the redaction hides.
-    private func isDropped(_ name: String) -> Bool {
-        CachedResponse.isFraming(name) || hidden.contains { $0.utf8.count == name.utf8.count && HTTPHeaders.namesMatch($0, name) }
-    }
 }
