@@ -13,7 +13,7 @@ extension NetCall {
         let task = NetworkTask(reportingTo: channel, decoder: server.decoder, clock: clock)
         let request: URLRequest
         do {
-            request = try requestToSend()
+            request = try urlRequest()
         } catch {
             task.finish(with: AttemptOutcome(request: nil, error: error))
             return task
@@ -35,17 +35,6 @@ extension NetCall {
             task.onCancel { work.cancel() }
         }
         return task
-    }
-
-    /// The request to send: the configured one, with a body stream of its own when the body is
-    /// read from files, so that two firings (or a firing and ``urlRequest()``) never read one stream.
-    ///
-    /// Thrown rather than returned as a `Result`: every firing asks, and copying the `Result` (its
-    /// error case is large) cost more than the request it carries.
-    func requestToSend() throws(NetworkError) -> URLRequest {
-        var request = try configuredRequest.get()
-        if endpoint.body.isStreamed { try endpoint.body.attachStream(to: &request) }
-        return request
     }
 
     /// Runs attempts until an action stops asking for retries, then finishes the task.

@@ -6,7 +6,9 @@ import FoundationNetworking
 extension NetCall {
     /// The request this call sends, before any action adapts it.
     ///
-    /// It was built when the call was configured, so asking for it again costs nothing.
+    /// It was built when the call was configured, so asking for it again costs nothing; a body
+    /// read from files gets a stream of its own each time, so that two firings (or a firing and
+    /// this) never read one stream. Every firing asks for it here.
     ///
     /// - Throws: ``NetworkError/invalidRequest(_:)`` naming the part that is wrong: an empty host, one
     ///   with spaces or a port, an IPv6 literal that is not RFC 4291 text, a port outside 1–65535, a
@@ -14,7 +16,9 @@ extension NetCall {
     ///   with CR/LF, a body on a GET or HEAD, or a body that could not be encoded. Such a call never
     ///   reaches the wire.
     public func urlRequest() throws(NetworkError) -> URLRequest {
-        try requestToSend()
+        var request = try configuredRequest.get()
+        if endpoint.body.isStreamed { try endpoint.body.attachStream(to: &request) }
+        return request
     }
 
     /// The request `server` and `endpoint` describe, or the invalid-request error saying why not.

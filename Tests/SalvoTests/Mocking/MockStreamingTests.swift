@@ -129,7 +129,7 @@ import SalvoTesting
         try Data(count: 1_234).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let call = NetCall(server: ServerConfig(scheme: "https", host: "api.example"), endpoint: Endpoint(method: .put, path: "/photo", body: .file(file)))
-        let request = try call.requestToSend()
+        let request = try call.urlRequest()
         let log = ReceiverLog()
         _ = MockSession { _ in .status(204) }.start(request, options: log.options, receiver: log)
         #expect(log.reports == [.sent(1_234, of: 1_234), .head(status: 204), .finish(nil)])

@@ -72,7 +72,7 @@ import Testing
 
     @Test func aNegativeLengthIsAnInvalidRequest() throws {
         let call = NetCall(server: Self.server, endpoint: .put("/notes", body: .stream(length: -1) { Self.chunks([]) }))
-        let result = Result { () throws(NetworkError) in try call.requestToSend() }
+        let result = Result { () throws(NetworkError) in try call.urlRequest() }
         guard case .failure(.invalidRequest(let problem)) = result else {
             Issue.record("expected invalidRequest, got \(result)")
             return
