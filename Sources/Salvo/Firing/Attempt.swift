@@ -71,7 +71,7 @@ final class Attempt: ResponseReceiver {
         measuring meter: AttemptMeter? = nil
     ) {
         self.request = request
-        self.meter = meter.map(Locked.init)
+        self.meter = meter.map { Locked($0) }
         self.task = task
         self.finishesTask = finishesTask
         streamsBody = task.streamsBody

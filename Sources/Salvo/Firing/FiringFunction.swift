@@ -17,16 +17,16 @@ import FoundationNetworking
 /// }
 /// ```
 public struct FiringFunction: Sendable {
-    private let body: @Sendable (NetCall, Channel) -> NetworkTask
+    private let body: @Sendable (NetCall, consuming Channel) -> NetworkTask
 
     /// A firing function from a closure that starts the call, hands its outcome to the channel,
     /// and returns its task.
-    public init(_ body: @escaping @Sendable (NetCall, Channel) -> NetworkTask) {
+    public init(_ body: @escaping @Sendable (NetCall, consuming Channel) -> NetworkTask) {
         self.body = body
     }
 
     /// Fires `call`, handing its outcome to `channel`.
-    public func callAsFunction(_ call: NetCall, _ channel: Channel) -> NetworkTask {
+    public func callAsFunction(_ call: NetCall, _ channel: consuming Channel) -> NetworkTask {
         body(call, channel)
     }
 
@@ -89,6 +89,12 @@ extension FiringFunction {
             self.destination = destination
             self.bodyReceiver = bodyReceiver
             self.progress = progress
+        }
+
+        /// The responder's task handler and the queue it runs on, when somebody set one.
+        var taskHandler: (handler: @Sendable (NetworkTask) -> Void, queue: CallbackQueue)? {
+            guard case .responder(let responder, let queue, _) = destination, let handler = responder.onTask else { return nil }
+            return (handler, queue)
         }
 
         /// The channel of `fire()`: `responder`'s handlers on `queue`, then `completion` if given;

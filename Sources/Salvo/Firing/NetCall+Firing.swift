@@ -9,7 +9,9 @@ extension NetCall {
     ///
     /// Without actions (or with none active) the path is synchronous up to the session, so a
     /// session that answers at once (mock firing) costs no thread hop; the attempt finishes the task.
-    func run(through session: any NetworkSession, clock: NetworkClock = .live, reportingTo channel: FiringFunction.Channel) -> NetworkTask {
+    func run(through session: any NetworkSession, clock: NetworkClock = .live, reportingTo channel: consuming FiringFunction.Channel) -> NetworkTask {
+        // Read before the channel moves into the task.
+        let taskHandler = channel.taskHandler
         let task = NetworkTask(reportingTo: channel, decoder: server.decoder, clock: clock)
         let request: URLRequest
         do {
@@ -21,8 +23,8 @@ extension NetCall {
         // Only a handler somebody set is handed to the queue: on `.main` that is a thread hop.
         // Until the task is handed to a handler (or returned), nothing can cancel it.
         var isHandedOut = false
-        if case .responder(let responder, let queue, _) = channel.destination, let taskHandler = responder.onTask {
-            queue.run(taskHandler, with: task)
+        if let taskHandler {
+            taskHandler.queue.run(taskHandler.handler, with: task)
             isHandedOut = true
         }
         let actions = server.actions.isEmpty && self.actions.isEmpty

@@ -42,12 +42,12 @@ public final class NetworkTask: Sendable {
 
     /// A task that hands its one outcome to `channel` (a responder's decoding handlers use
     /// `decoder` unless they have their own); progress is throttled on `clock`.
-    init(reportingTo channel: FiringFunction.Channel, decoder: JSONDecoder, clock: NetworkClock) {
+    init(reportingTo channel: consuming FiringFunction.Channel, decoder: JSONDecoder, clock: NetworkClock) {
         self.decoder = decoder
         streamsBody = channel.bodyReceiver != nil
         progress = channel.progress.map { ProgressReporter($0.handler, on: $0.queue, clock: clock) }
-        // Last, so the channel moves in rather than being copied and the original destroyed.
-        self.channel = channel
+        // Moved in rather than copied and the original destroyed.
+        self.channel = consume channel
     }
 
     /// Whether anybody listens to progress.

@@ -19,7 +19,8 @@ package struct Locked<Value>: @unchecked Sendable {
     // stored next to it; nothing escapes the critical section except copies returned by `body`.
     private let storage: Storage
 
-    package init(_ value: Value) {
+    /// A lock guarding `value`, which is made in the lock's storage rather than copied into it.
+    package init(_ value: @autoclosure () -> Value) {
         storage = Storage.make(value)
     }
 
@@ -32,8 +33,8 @@ package struct Locked<Value>: @unchecked Sendable {
 extension Locked {
     /// The value as the buffer's header and the lock as its one element, so the lock never moves.
     private final class Storage: ManagedBuffer<Value, PlatformLock> {
-        static func make(_ value: Value) -> Storage {
-            let buffer = create(minimumCapacity: 1) { _ in value }
+        static func make(_ value: () -> Value) -> Storage {
+            let buffer = create(minimumCapacity: 1) { _ in value() }
             buffer.withUnsafeMutablePointerToElements { PlatformLock.initialize($0) }
             // `create` returns the class it was called on; the cast cannot fail.
             return unsafeDowncast(buffer, to: Storage.self)
