@@ -76,25 +76,29 @@ extension FiringFunction {
         let destination: Destination
         /// Where the body goes as it arrives; `nil` when the call reads it whole.
         let bodyReceiver: (any ResponseReceiver)?
-        /// Who hears about upload and download progress, and on which queue; `nil` when nobody asked.
-        let progress: (handler: @Sendable (TransferProgress) -> Void, queue: CallbackQueue)?
+        /// Who hears about upload and download progress (on ``queue``); `nil` when nobody asked.
+        let progressHandler: (@Sendable (TransferProgress) -> Void)?
+        /// The responder's task handler (run on ``queue``); `nil` when nobody set one.
+        let taskHandler: (@Sendable (NetworkTask) -> Void)?
         /// What runs with the outcome's error (`nil` on success) before the destination receives it.
         private(set) var finishHandlers: [@Sendable (NetworkError?) -> Void] = []
 
         private init(
             _ destination: Destination,
             bodyReceiver: (any ResponseReceiver)? = nil,
-            progress: (handler: @Sendable (TransferProgress) -> Void, queue: CallbackQueue)? = nil
+            progressHandler: (@Sendable (TransferProgress) -> Void)? = nil,
+            taskHandler: (@Sendable (NetworkTask) -> Void)? = nil
         ) {
             self.destination = destination
             self.bodyReceiver = bodyReceiver
-            self.progress = progress
+            self.progressHandler = progressHandler
+            self.taskHandler = taskHandler
         }
 
-        /// The responder's task handler and the queue it runs on, when somebody set one.
-        var taskHandler: (handler: @Sendable (NetworkTask) -> Void, queue: CallbackQueue)? {
-            guard case .responder(let responder, let queue, _) = destination, let handler = responder.onTask else { return nil }
-            return (handler, queue)
+        /// Where the progress and task handlers run: the responder's queue; at once for the other destinations.
+        var queue: CallbackQueue {
+            guard case .responder(_, let queue, _) = destination else { return .immediate }
+            return queue
         }
 
         /// The channel of `fire()`: `responder`'s handlers on `queue`, then `completion` if given;
@@ -108,7 +112,8 @@ extension FiringFunction {
             Channel(
                 .responder(responder, on: queue, then: completion),
                 bodyReceiver: bodyReceiver,
-                progress: responder.progressHandler.map { ($0, queue) }
+                progressHandler: responder.progressHandler,
+                taskHandler: responder.onTask
             )
         }
 
@@ -117,7 +122,7 @@ extension FiringFunction {
             _ completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void,
             progress: (@Sendable (TransferProgress) -> Void)? = nil
         ) -> Channel {
-            Channel(.result(completion), progress: progress.map { ($0, .immediate) })
+            Channel(.result(completion), progressHandler: progress)
         }
 
         /// The channel of a streamed body: `receiver` takes the head, each chunk, and the end.

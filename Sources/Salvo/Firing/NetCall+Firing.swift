@@ -24,7 +24,7 @@ extension NetCall {
         // Until the task is handed to a handler (or returned), nothing can cancel it.
         var isHandedOut = false
         if let taskHandler {
-            taskHandler.queue.run(taskHandler.handler, with: task)
+            task.queue.run(taskHandler, with: task)
             isHandedOut = true
         }
         let actions = server.actions.isEmpty && self.actions.isEmpty

@@ -42,13 +42,16 @@ public final class NetworkTask: Sendable {
 
     /// A task that hands its one outcome to `channel` (a responder's decoding handlers use
     /// `decoder` unless they have their own); progress is throttled on `clock`.
-    init(reportingTo channel: consuming FiringFunction.Channel, decoder: JSONDecoder, clock: NetworkClock) {
+    init(reportingTo channel: consuming FiringFunction.Channel, decoder: JSONDecoder, clock: borrowing NetworkClock) {
         self.decoder = decoder
         streamsBody = channel.bodyReceiver != nil
-        progress = channel.progress.map { ProgressReporter($0.handler, on: $0.queue, clock: clock) }
+        progress = channel.progressHandler.map { ProgressReporter($0, on: channel.queue, clock: copy clock) }
         // Moved in rather than copied and the original destroyed.
         self.channel = consume channel
     }
+
+    /// Where the responder's handlers run; at once for the other destinations.
+    var queue: CallbackQueue { channel.queue }
 
     /// Whether anybody listens to progress.
     var reportsProgress: Bool { progress != nil }
