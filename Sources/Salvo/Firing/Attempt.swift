@@ -234,6 +234,18 @@ final class Attempt: ResponseReceiver {
         handOn(outcome)
     }
 
+    func finish(with head: ResponseHead, body: Data) {
+        // A call that reads its body whole, with nobody measuring or listening to progress, keeps
+        // nothing of the exchange but its outcome: made here, without the state or its lock.
+        guard !streamsBody, !reportsProgress, meter == nil else {
+            receive(head)
+            if !body.isEmpty { receive(body) }
+            finish(nil)
+            return
+        }
+        handOn(AttemptOutcome(request: request, head: head, data: body))
+    }
+
     /// Why the exchange failed: a file of the body that changed while it was sent, named, rather
     /// than the transport's "aborted" that it causes.
     private func failure(_ error: any Error) -> NetworkError {

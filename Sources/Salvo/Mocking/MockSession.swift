@@ -176,9 +176,7 @@ public struct MockSession: NetworkSession {
             let clock = clock
             return MockSessionTask.start(reportingTo: receiver) { try await $0.deliver({ resolved }, bandwidth: nil, on: clock) }
         }
-        receiver.receive(resolved.head)
-        if !resolved.body.isEmpty { receiver.receive(resolved.body) }
-        receiver.finish(nil)
+        receiver.finish(with: resolved.head, body: resolved.body)
         // Answered before returning, so there is nothing left to cancel: no task to track.
         return FinishedSessionTask()
     }

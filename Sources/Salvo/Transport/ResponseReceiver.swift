@@ -10,7 +10,8 @@ import FoundationNetworking
 /// this order: ``receive(_:)-(ResponseHead)`` at most once, as soon as the status and headers are
 /// known; ``receive(_:)-(Data)`` for each body chunk; ``didSend(_:of:)``,
 /// ``didFollowRedirect()`` and ``didCollect(_:)`` any time before the end;
-/// then ``finish(_:)`` exactly once, with `nil` when the body arrived whole.
+/// then ``finish(_:)`` exactly once, with `nil` when the body arrived whole. A session that has
+/// the whole response at once may report it with ``finish(with:body:)`` instead.
 ///
 /// A session that has a Foundation `URLResponse` hands it over as it is
 /// (``receive(_:)-(URLResponse)``); one that parses HTTP itself hands over a ``ResponseHead``
@@ -39,6 +40,13 @@ import FoundationNetworking
 
     /// Ends the exchange: `nil` when the whole response arrived, otherwise why it did not.
     func finish(_ error: (any Error)?)
+
+    /// Receives the whole response at once and ends the exchange: what a session that has the
+    /// answer in hand (a mock's canned answer) reports instead of the head, the body and `finish(nil)`.
+    ///
+    /// By default it makes exactly those three calls (no body chunk for an empty body); Salvo's
+    /// attempt of a call that reads its body whole turns it into the outcome without keeping either.
+    func finish(with head: ResponseHead, body: Data)
 }
 
 extension ResponseReceiver {
@@ -52,6 +60,13 @@ extension ResponseReceiver {
 
     /// Ignores redirects.
     @_spi(Transport) public func didFollowRedirect() {}
+
+    /// Reports the head, the body (unless it is empty) and the end, in that order.
+    @_spi(Transport) public func finish(with head: ResponseHead, body: Data) {
+        receive(head)
+        if !body.isEmpty { receive(body) }
+        finish(nil)
+    }
 
     /// Ignores task metrics.
     @_spi(Transport) public func didCollect(_ taskMetrics: URLSessionTaskMetrics) {}
