@@ -243,7 +243,12 @@ final class Attempt: ResponseReceiver {
             finish(nil)
             return
         }
-        handOn(AttemptOutcome(request: request, head: head, data: body))
+        let outcome = AttemptOutcome(request: request, head: head, data: body)
+        if finishesTask {
+            task.finish(with: outcome)
+        } else {
+            handOn(outcome)
+        }
     }
 
     /// Why the exchange failed: a file of the body that changed while it was sent, named, rather
