@@ -19,9 +19,10 @@ import FoundationNetworking
 /// ```
 public struct MockSession: NetworkSession {
     private let answer: @Sendable (MockRequest) -> MockResponse
-    /// The answer to every request, when it does not depend on the request (`.mock(response)`):
-    /// given without making a ``MockRequest`` or calling `answer`.
-    private let cannedAnswer: MockResponse?
+    /// The answer to every request, resolved once, when the session gives the same one at once
+    /// to every request (`.mock(.json(x))` on a perfect network): no ``MockRequest``, `answer`
+    /// call or resolving per request.
+    private let immediateAnswer: ImmediateAnswer?
     private let conditions: NetworkConditions
     private let clock: NetworkClock
     private let generator: Locked<SplitMix64>
@@ -45,6 +46,23 @@ public struct MockSession: NetworkSession {
         self.init(conditions: conditions, clock: clock, answer: answer, cannedAnswer: nil)
     }
 
+    /// An answer that is the same for every request and arrives whole at once: a status, fields
+    /// and a body at hand, and no redirect to follow.
+    private struct ImmediateAnswer: Sendable {
+        let status: Int
+        let fields: [HTTPHeaders.Field]
+        let body: Data
+
+        /// `response` as an immediate answer, when it is one.
+        init?(_ response: MockResponse) {
+            guard response.latency == 0, case .http(let status, let headers, .data(let body)) = response.answer,
+                  !(300..<400).contains(status) else { return nil }
+            self.status = status
+            fields = headers.fields
+            self.body = body
+        }
+    }
+
     /// A session answering every request with `response`, under `conditions`.
     init(conditions: NetworkConditions, clock: NetworkClock, answering response: MockResponse) {
         self.init(conditions: conditions, clock: clock, answer: { _ in response }, cannedAnswer: response)
@@ -57,12 +75,13 @@ public struct MockSession: NetworkSession {
         cannedAnswer: MockResponse?
     ) {
         self.answer = answer
-        self.cannedAnswer = cannedAnswer
         self.conditions = conditions
         self.clock = clock
         self.generator = Locked(SplitMix64(seed: conditions.seed))
-        self.isPerfectNetwork = NetworkConditions.clampedDelay(conditions.latency.upperBound) == 0
+        let isPerfectNetwork = NetworkConditions.clampedDelay(conditions.latency.upperBound) == 0
             && !(conditions.failureRate > 0) && conditions.bandwidth == nil
+        self.isPerfectNetwork = isPerfectNetwork
+        immediateAnswer = isPerfectNetwork ? cannedAnswer.flatMap(ImmediateAnswer.init) : nil
     }
 
     /// Answers `request`: at once, before returning, when the conditions add no delay and the
@@ -73,8 +92,10 @@ public struct MockSession: NetworkSession {
         if let stream = bodyStream as? BodyStream, stream.makesChunks {
             return startReadingChunks(of: stream, request, options: options, receiver: receiver)
         }
-        let response = cannedAnswer ?? answer(MockRequest(request))
-        return start(request, bodyStream: bodyStream, options: options, answering: response, receiver: receiver)
+        if let immediateAnswer {
+            return answer(request, bodyStream: bodyStream, with: immediateAnswer, receiver: receiver)
+        }
+        return start(request, bodyStream: bodyStream, options: options, answering: answer(MockRequest(request)), receiver: receiver)
     }
 
     /// Answers a request whose body is made while it is sent: the chunks are read first, in a
@@ -152,8 +173,7 @@ public struct MockSession: NetworkSession {
         let draw = drawConditions()
         let response = response.next()
         let delay = NetworkConditions.clampedDelay(response.latency + draw.delay)
-        // A body streamed from files (multipart, `.file`) is reported at its length too.
-        let uploadLength = request.httpBody?.count ?? (bodyStream as? BodyStream)?.length.map { Int($0) } ?? 0
+        let uploadLength = Self.uploadLength(of: request, bodyStream: bodyStream)
         guard delay == 0, draw.bandwidth == nil else {
             return startOnClock(request, options: options, draw: draw, receiver: receiver) { (response, nil, uploadLength) }
         }
@@ -179,6 +199,28 @@ public struct MockSession: NetworkSession {
         receiver.finish(with: resolved.head, body: resolved.body)
         // Answered before returning, so there is nothing left to cancel: no task to track.
         return FinishedSessionTask()
+    }
+
+    /// Answers `request` with the session's immediate answer before returning, as
+    /// ``start(_:bodyStream:options:answering:receiver:)`` would: the request body reported sent,
+    /// then the whole response (without its body for a `HEAD`).
+    private func answer(
+        _ request: URLRequest,
+        bodyStream: InputStream?,
+        with answer: ImmediateAnswer,
+        receiver: any ResponseReceiver
+    ) -> any NetworkSessionTask {
+        let uploadLength = Self.uploadLength(of: request, bodyStream: bodyStream)
+        if uploadLength > 0 { receiver.didSend(Int64(uploadLength), of: Int64(uploadLength)) }
+        let head = ResponseHead(statusCode: answer.status, fields: answer.fields, url: request.url ?? URL(fileURLWithPath: "/"))
+        receiver.finish(with: head, body: answer.body.isEmpty || !Self.isHead(request) ? answer.body : Data())
+        return FinishedSessionTask()
+    }
+
+    /// The length of `request`'s body, where known; a body streamed from files (multipart,
+    /// `.file`) is reported at its length too.
+    private static func uploadLength(of request: URLRequest, bodyStream: InputStream?) -> Int {
+        request.httpBody?.count ?? (bodyStream as? BodyStream)?.length.map { Int($0) } ?? 0
     }
 }
 
