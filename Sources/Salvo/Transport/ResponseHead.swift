@@ -38,17 +38,13 @@ public struct ResponseHead: Sendable {
         let fields: [HTTPHeaders.Field]
         /// The response Foundation reported; `nil` for parsed fields.
         let reported: URLResponse?
-        /// Where a ``CachingSession`` says the response came from; `nil` from any other session.
-        /// Kept here so that a head copies as one retain; setting it makes a new content.
-        let cacheStatus: CacheStatus?
         /// The response made from ``fields`` the first time it was asked for.
         var made: URLResponse?
 
-        init(url: URL, fields: [HTTPHeaders.Field], reported: URLResponse? = nil, cacheStatus: CacheStatus? = nil) {
+        init(url: URL, fields: [HTTPHeaders.Field], reported: URLResponse? = nil) {
             self.url = url
             self.fields = fields
             self.reported = reported
-            self.cacheStatus = cacheStatus
         }
     }
 
@@ -61,15 +57,10 @@ public struct ResponseHead: Sendable {
     public let statusCode: Int
     /// The URL that answered: the request's, or the last redirect's.
     public var url: URL { content.url }
-    private var content: Content
+    private let content: Content
     /// Where the response came from and how old it is, when a ``CachingSession`` delivered it;
     /// `nil` from any other session.
-    public internal(set) var cacheStatus: CacheStatus? {
-        get { content.cacheStatus }
-        // Only a caching session sets it, once per response it answers: a new content, so that
-        // copies of the head made before keep theirs.
-        set { content = Content(url: content.url, fields: content.fields, reported: content.reported, cacheStatus: newValue) }
-    }
+    public internal(set) var cacheStatus: CacheStatus?
 
     /// A head from header fields a transport parsed.
     @_spi(Transport) public init(statusCode: Int, headers: HTTPHeaders = [:], url: URL) {

@@ -104,17 +104,4 @@ import SalvoTesting
         #expect(reports.contains(TransferProgress(direction: .upload, completedBytes: 10, expectedBytes: 10)))
         #expect(reports.last?.direction == .download)
     }
-
-    /// Setting a head's cache status makes it a head of its own: copies made before keep none.
-    @Test func aCacheStatusIsSetOnTheHeadItWasSetOn() throws {
-        let url = try #require(URL(string: "https://api.example.com/v1/items"))
-        var head = ResponseHead(statusCode: 200, headers: ["ETag": "\"1\""], url: url)
-        let before = head
-        head.cacheStatus = CacheStatus(source: .cache, age: 3)
-        #expect(before.cacheStatus == nil)
-        #expect(head.cacheStatus == CacheStatus(source: .cache, age: 3))
-        #expect(head.headers == before.headers)
-        #expect(head.url == before.url)
-        #expect(head.statusCode == 200)
-    }
 }
