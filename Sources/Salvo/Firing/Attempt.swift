@@ -238,9 +238,7 @@ final class Attempt: ResponseReceiver {
         // A call that reads its body whole, with nobody measuring or listening to progress, keeps
         // nothing of the exchange but its outcome: made here, without the state or its lock.
         guard !streamsBody, !reportsProgress, meter == nil else {
-            receive(head)
-            if !body.isEmpty { receive(body) }
-            finish(nil)
+            finishInParts(with: head, body: body)
             return
         }
         let outcome = AttemptOutcome(request: request, head: head, data: body)

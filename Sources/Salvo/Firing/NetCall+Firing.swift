@@ -11,7 +11,7 @@ extension NetCall {
     /// session that answers at once (mock firing) costs no thread hop; the attempt finishes the task.
     func run(through session: any NetworkSession, clock: NetworkClock = .live, reportingTo channel: consuming FiringFunction.Channel) -> NetworkTask {
         // Read before the channel moves into the task.
-        let taskHandler = channel.taskHandler
+        let taskHandler = channel.taskHandler.map { (handler: $0, queue: channel.queue) }
         let task = NetworkTask(reportingTo: channel, decoder: server.decoder, clock: clock)
         let request: URLRequest
         do {
@@ -24,7 +24,7 @@ extension NetCall {
         // Until the task is handed to a handler (or returned), nothing can cancel it.
         var isHandedOut = false
         if let taskHandler {
-            task.queue.run(taskHandler, with: task)
+            taskHandler.queue.run(taskHandler.handler, with: task)
             isHandedOut = true
         }
         let actions = server.actions.isEmpty && self.actions.isEmpty

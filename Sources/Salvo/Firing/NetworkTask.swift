@@ -50,9 +50,6 @@ public final class NetworkTask: Sendable {
         self.channel = consume channel
     }
 
-    /// Where the responder's handlers run; at once for the other destinations.
-    var queue: CallbackQueue { channel.queue }
-
     /// Whether anybody listens to progress.
     var reportsProgress: Bool { progress != nil }
 

@@ -63,6 +63,13 @@ extension ResponseReceiver {
 
     /// Reports the head, the body (unless it is empty) and the end, in that order.
     @_spi(Transport) public func finish(with head: ResponseHead, body: Data) {
+        finishInParts(with: head, body: body)
+    }
+
+    /// The whole response as the three reports ``finish(with:body:)`` stands for: the head, the
+    /// body (unless it is empty) and the end. For a receiver whose own `finish(with:body:)` needs
+    /// them in some cases.
+    func finishInParts(with head: ResponseHead, body: Data) {
         receive(head)
         if !body.isEmpty { receive(body) }
         finish(nil)
