@@ -65,7 +65,9 @@ public actor TokenRenewalAction: NetworkAction {
     ///   - retryFailedRenewalAfter: seconds during which a failed renewal is not tried again for
     ///     the same credential.
     ///   - now: the clock, injectable for tests.
-    ///   - renew: gets and stores a new token; throwing fails every waiting call.
+    ///   - renew: gets and stores a new token; throwing fails every waiting call. It runs in the
+    ///     isolation of the code that makes the action (on the main actor in an app target with
+    ///     main-actor default isolation, where it may decode the app's plain `Codable` models).
     public init(
         statusCodes: Set<Int> = [401],
         headerName: String = "Authorization",
@@ -73,7 +75,7 @@ public actor TokenRenewalAction: NetworkAction {
         window: TimeInterval = 60,
         retryFailedRenewalAfter: TimeInterval = 10,
         now: @escaping @Sendable () -> Date = Date.init,
-        renew: @escaping @Sendable () async throws -> Void
+        @_inheritActorContext renew: @escaping @Sendable () async throws -> Void
     ) {
         self.statusCodes = statusCodes
         self.headerName = headerName

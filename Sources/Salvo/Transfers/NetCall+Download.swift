@@ -43,9 +43,11 @@ extension NetCall {
     ///   - replacingExisting: whether a file already at `destination` is replaced; when `false`,
     ///     the download fails before anything is sent.
     ///   - resumable: whether an interrupted download keeps its bytes for the next one to resume.
-    ///   - progress: called on the call's callback queue as the body arrives, at most 10 times a
-    ///     second, and with 100% exactly once when the file is in place. A resumed download starts
-    ///     from the bytes it already had.
+    ///   - progress: called as the body arrives, at most 10 times a second, and with 100% exactly
+    ///     once when the file is in place, before the download returns. It runs in the isolation
+    ///     of the code that calls `download` (on the main actor in an app target or a view model,
+    ///     so it may update the model), or in a closure's own (`{ @MainActor progress in … }`); the
+    ///     download waits for each report. A resumed download starts from the bytes it already had.
     /// - Throws: ``NetworkError/invalidRequest(_:)`` naming the destination when it is not a file
     ///   URL, its folder is missing or it exists and may not be replaced;
     ///   ``NetworkError/transport(_:)`` naming the destination and the URL when the file cannot be
@@ -55,13 +57,13 @@ extension NetCall {
         to destination: URL,
         replacingExisting: Bool = true,
         resumable: Bool = false,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        @_inheritActorContext progress: (@isolated(any) @Sendable (TransferProgress) -> Void)? = nil
     ) async throws(NetworkError) -> DownloadedFile {
         try Self.check(destination, replacingExisting: replacingExisting)
         let source = try urlRequest().url?.absoluteString ?? ""
         let keepsPartialBody = resumable && endpoint.method == .get && endpoint.headers["Range"] == nil
         let partial = try PartialDownload(for: destination, from: source, resumable: keepsPartialBody)
-        let reporter = progress.map { ProgressReporter($0, on: callbackQueue) }
+        let reporter = progress.map(DownloadProgress.init)
         do {
             return try await download(into: partial, destination: destination, reporter: reporter)
         } catch {
@@ -71,7 +73,7 @@ extension NetCall {
     }
 
     /// Fires the call, resuming what `partial` holds when it can, and moves the whole body to `destination`.
-    private func download(into partial: PartialDownload, destination: URL, reporter: ProgressReporter?) async throws(NetworkError) -> DownloadedFile {
+    private func download(into partial: PartialDownload, destination: URL, reporter: DownloadProgress?) async throws(NetworkError) -> DownloadedFile {
         var call = self
         if let resume = partial.resumePoint {
             call.endpoint = endpoint.header("Range", "bytes=\(resume.offset)-").header("If-Range", resume.validator)
@@ -97,7 +99,7 @@ extension NetCall {
             savedBytes += Int64(chunk.count)
             let progress = TransferProgress(direction: .download, completedBytes: savedBytes, expectedBytes: expectedBytes)
             // 100% waits for the move below: it means the file is in place, not that the bytes arrived.
-            if !progress.isComplete { reporter?.report(progress) }
+            if !progress.isComplete { await reporter?.report(progress) }
         }
         if let expectedBytes, savedBytes != expectedBytes {
             throw .transport(URLError(.networkConnectionLost, userInfo: [
@@ -106,7 +108,7 @@ extension NetCall {
             ]))
         }
         try partial.finish(movingTo: destination)
-        reporter?.report(TransferProgress(direction: .download, completedBytes: savedBytes, expectedBytes: savedBytes))
+        await reporter?.report(TransferProgress(direction: .download, completedBytes: savedBytes, expectedBytes: savedBytes))
         return DownloadedFile(url: destination, head: head, byteCount: savedBytes, resumedBytes: start)
     }
 
@@ -135,6 +137,29 @@ extension NetCall {
         }
         if !replacingExisting, FileManager.default.fileExists(atPath: destination.path) {
             throw .invalidRequest(RequestProblem(.body, "\(destination.path) already exists; pass replacingExisting: true to replace it"))
+        }
+    }
+}
+
+/// A download's `progress` closure behind the throttle of ``ProgressReporter``: a report that is
+/// due is handed to the closure in the closure's isolation, and the download waits for it.
+private struct DownloadProgress: Sendable {
+    private let handler: @isolated(any) @Sendable (TransferProgress) -> Void
+    private let throttle: ProgressReporter
+    private let due = Locked<[TransferProgress]>([])
+
+    init(_ handler: @escaping @isolated(any) @Sendable (TransferProgress) -> Void) {
+        self.handler = handler
+        let due = due
+        // `.immediate`: the throttle hands a due report over here, before `report` returns.
+        throttle = ProgressReporter({ progress in due.withLock { $0.append(progress) } }, on: .immediate)
+    }
+
+    /// Passes `progress` to the closure when the throttle lets it through.
+    func report(_ progress: TransferProgress) async {
+        throttle.report(progress)
+        for progress in due.withLock({ due in defer { due.removeAll() }; return due }) {
+            await handler(progress)
         }
     }
 }

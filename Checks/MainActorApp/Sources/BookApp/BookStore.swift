@@ -7,9 +7,9 @@ import SalvoObservation
 /// The app module: a main-actor model that fires the API's calls through every API an app uses.
 @Observable
 public final class BookStore {
-    public private(set) var shown: [Book] = []
+    public internal(set) var shown: [Book] = []
     public private(set) var problems: [String] = []
-    public private(set) var progress: [Int] = []
+    public internal(set) var progress: [Int] = []
     public let api: BookAPI
 
     public init(api: BookAPI) {
