@@ -200,3 +200,20 @@ enum MockingSamples {
         #expect(stub.requests.first?.url?.path == "/v1/users/9")
     }
 }
+
+/// Docs/Mocking.md: route closures that encode or decode models, from the main actor.
+@MainActor enum PreviewRoutes {
+    typealias User = MockingSamples.User
+
+    static func users() -> MockRoutes {
+        MockRoutes([
+            MockRoute(.get, "/users/:id", onMainActor: { request in
+                .json(User(id: Int(request.parameters["id"] ?? "") ?? 0, name: "Ada"))
+            }),
+            MockRoute(.post, "/users", onMainActor: { request in
+                let user = try? request.decodeBody(as: User.self)
+                return user.map { .json($0, status: 201) } ?? .status(422)
+            }),
+        ])
+    }
+}

@@ -9,7 +9,7 @@ import Salvo
 enum PagingSamples {
     // MARK: - Quick start
 
-    struct Photo: Decodable, Sendable, Identifiable {
+    struct Photo: Codable, Identifiable {
         let id: Int
         let name: String
     }
@@ -117,6 +117,15 @@ enum PagingSamples {
     // MARK: - Refreshing non-paged calls
 
     struct Profile: Decodable, Sendable { let name: String }
+
+    /// "Refreshing calls that are not paged", from an app target: decoded on the main actor.
+    @MainActor static func mainActorProfile(server: ServerConfig) -> Refresher<Profile> {
+        let meCall = NetCall(server: server, endpoint: .get("/me"))
+        let profile = Refresher(call: meCall, decodingOnMainActor: { response in
+            try meCall.server.decoder.decode(Profile.self, from: response.data)
+        })
+        return profile
+    }
 
     static func refreshScreen(server: ServerConfig, photos: Pager<Photo>) async {
         let profile = Refresher(call: NetCall(server: server, endpoint: .get("/me")), as: Profile.self)

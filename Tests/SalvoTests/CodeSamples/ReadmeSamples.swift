@@ -5,7 +5,7 @@ import Salvo
 
 private func quickStart() async throws -> String {
     // README quick start: begin
-    struct Book: Codable, Sendable { let id: Int; let title: String }   // your model
+    struct Book: Codable { let id: Int; let title: String }   // your model: plain Codable
 
     // Configure once, in your API module
     let production = ServerConfig(host: "api.example.com", basePath: "v1")

@@ -100,9 +100,9 @@ import Salvo
         let bar = Bar()
         var call = NetCall(server: api, endpoint: .post("/photos", body: .data(Data(count: 20_000), contentType: "image/jpeg")))
         call.firingFunction = .mock(.status(201), conditions: NetworkConditions(bandwidth: 200_000...200_000), clock: .immediate)
-        call.responder.progressHandler = { progress in
+        call.responder.append(.onMainActor(progressHandler: { progress in
             bar.value = progress.fractionCompleted ?? 0      // nil while the total is unknown
-        }
+        }))
 
         let photoCall = call
         let upload = photoCall.transfer()
@@ -136,16 +136,11 @@ import Salvo
         var reportCall = NetCall(server: api, endpoint: .get("/report"))
         // Offline, 64 KiB at 256 KiB/s: about a quarter of a second of progress.
         reportCall.firingFunction = .mock(.data(Data(count: 65_536)), conditions: NetworkConditions(bandwidth: 262_144...262_144))
-        let bar = Locked(0.0)
-
-        let download = Task {
-            try await reportCall.download(to: destination) { progress in
-                bar.withLock { $0 = progress.fractionCompleted ?? 0 }   // on the call's callback queue
-            }
-        }
-        let file = try await download.value
+        let screen = await ReportScreen(reportCall: reportCall, destination: destination)
+        let file = try await screen.save()
         #expect(file.byteCount == 65_536)
-        #expect(await eventually { bar.withLock { $0 } == 1 })
+        // The closure ran on the main actor, and 100% arrived before `download` returned.
+        #expect(await screen.bar.value == 1)
     }
 
     @Test func resumingADownload() async throws {
@@ -159,5 +154,33 @@ import Salvo
         let file = try await reportCall.download(to: destination, resumable: true)
         if file.resumedBytes > 0 { print("resumed after \(file.resumedBytes) bytes") }
         #expect(file.resumedBytes == 0, "nothing was saved before")
+    }
+}
+
+/// Docs/Transfers.md's "Progress and cancel": a main-actor screen whose progress closure updates
+/// its own state, with no annotation (the closure runs where `download` is awaited).
+@MainActor final class ReportScreen {
+    @MainActor final class ProgressBar { var value = 0.0 }
+    @MainActor final class Button { var action: () -> Void = {} }
+
+    let bar = ProgressBar()
+    let cancelButton = Button()
+    let reportCall: NetCall
+    let destination: URL
+
+    init(reportCall: NetCall, destination: URL) {
+        self.reportCall = reportCall
+        self.destination = destination
+    }
+
+    func save() async throws -> DownloadedFile {
+        let reportCall = reportCall, destination = destination, bar = bar
+        let download = Task {
+            try await reportCall.download(to: destination) { progress in
+                bar.value = progress.fractionCompleted ?? 0        // where download is awaited: the main actor here
+            }
+        }
+        cancelButton.action = { download.cancel() }                // the destination stays as it was
+        return try await download.value
     }
 }

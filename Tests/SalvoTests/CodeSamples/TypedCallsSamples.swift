@@ -77,6 +77,17 @@ func rateLimit(_ api: GitHubAPI) async throws -> String? {
     return response.head?.headers["X-RateLimit-Remaining"]
 }
 
+/// "Several calls at once, in an app target": a `Task` per call instead of `async let`.
+@MainActor struct IssueBoard {
+    let api: GitHubAPI
+
+    func loadBoth() async throws -> (open: [GitHubIssue], closed: [GitHubIssue]) {
+        let open = Task { try await api.issues(in: "swiftlang/swift").value() }
+        let closed = Task { try await api.issues(in: "swiftlang/swift", state: "closed").value() }
+        return (try await open.value, try await closed.value)
+    }
+}
+
 @MainActor final class IssuesViewModel {
     private(set) var issues: [GitHubIssue] = []
     private(set) var alert: String?
@@ -115,6 +126,16 @@ func starAndReadme(_ api: GitHubAPI) async throws(APIError<GitHubError>) -> Repo
         var api = GitHubAPI()
         api.server.firingFunction = .mock(routes)   // every call of the API, in one line
         return api
+    }
+
+    @Test func tasksFireSeveralCallsAtOnceFromTheMainActor() async throws {
+        let board = IssueBoard(api: api(MockRoutes([
+            .get("/repos/**", query: ["state": "open"], .text(#"[{"number":1,"title":"A"}]"#)),
+            .get("/repos/**", query: ["state": "closed"], .text(#"[{"number":2,"title":"B"}]"#)),
+        ])))
+        let both = try await board.loadBoth()
+        #expect(both.open == [GitHubIssue(number: 1, title: "A")])
+        #expect(both.closed == [GitHubIssue(number: 2, title: "B")])
     }
 
     @Test func theFiringSideNamesNoType() async throws {
