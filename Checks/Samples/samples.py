@@ -8,6 +8,12 @@ Tests/SalvoTests/CodeSamples/, or of the packages that compile the samples of th
 blank lines, comment lines and end-of-line `//` comments do not count, so a sample may be
 indented differently or commented differently where it is compiled, but not spelled differently.
 
+A block compiled in another test file (a suite it quotes) names it on the line before its fence,
+and its lines must appear there:
+
+    <!-- compiled in Tests/SalvoTests/Testing/TestClockTests.swift -->
+    ```swift
+
 A genuine fragment (a manifest, a list of expressions, a line that needs an app around it) says
 so on the line before its fence:
 
@@ -32,6 +38,7 @@ COMPILED = [
     "Transports/*/Tests/**/*.swift",
 ]
 FRAGMENT = re.compile(r"^<!--\s*fragment\b.*-->\s*$")
+COMPILED_IN = re.compile(r"^<!--\s*compiled in (\S+)\s*-->\s*$")
 
 
 def without_comment(line):
@@ -55,7 +62,7 @@ def normalised(lines):
 
 
 def blocks(path):
-    """(line number, is marked a fragment, lines) of each ```swift block of a guide."""
+    """(line number, the marker line before it, lines) of each ```swift block of a guide."""
     lines = path.read_text().splitlines()
     index = 0
     while index < len(lines):
@@ -65,7 +72,7 @@ def blocks(path):
             end = index + 1
             while end < len(lines) and not lines[end].strip().startswith("```"):
                 end += 1
-            yield index + 1, bool(FRAGMENT.match(previous)), lines[index + 1:end]
+            yield index + 1, previous, lines[index + 1:end]
             index = end
         index += 1
 
@@ -75,15 +82,20 @@ def main():
                 for pattern in COMPILED for path in sorted(ROOT.glob(pattern))}
     failures, total, fragments = [], 0, 0
     for guide in GUIDES:
-        for line_number, is_fragment, lines in blocks(guide):
+        for line_number, previous, lines in blocks(guide):
             total += 1
-            if is_fragment:
+            if FRAGMENT.match(previous):
                 fragments += 1
                 continue
             block = normalised(lines)
-            if any(all(line in source for line in block) for source in compiled.values()):
+            named = COMPILED_IN.match(previous)
+            candidates = compiled
+            if named:
+                path = ROOT / named.group(1)
+                candidates = {path: set(normalised(path.read_text().splitlines())) if path.exists() else set()}
+            if any(all(line in source for line in block) for source in candidates.values()):
                 continue
-            closest = max(compiled.items(), key=lambda item: sum(line in item[1] for line in block))
+            closest = max(candidates.items(), key=lambda item: sum(line in item[1] for line in block))
             missing = [line for line in block if line not in closest[1]]
             failures.append((f"{guide.relative_to(ROOT)}:{line_number}", closest[0].relative_to(ROOT), missing))
     print(f"{total} swift blocks in README.md and Docs/: {total - fragments - len(failures)} compiled, "

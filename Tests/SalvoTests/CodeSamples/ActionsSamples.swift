@@ -76,15 +76,15 @@ enum ActionsGuide {
         let snakeCase = JSONDecoder()
         snakeCase.keyDecodingStrategy = .convertFromSnakeCase
         var api = ServerConfig(host: "api.example.com", basePath: "v1", decoder: snakeCase)
-        let refreshCall = NetCall(server: api, endpoint: .post("/auth/refresh"))
-        let refresher = TokenRenewalAction {
-            let reply = try await refreshCall.value(as: TokenReply.self)   // with the server's decoder
+        let renewalCall = NetCall(server: api, endpoint: .post("/auth/refresh"))
+        let renewal = TokenRenewalAction {
+            let reply = try await renewalCall.value(as: TokenReply.self)   // decoded with the server's decoder
             await tokens.store(reply.accessToken)
         }
         api.actions = [
             RetryAction(maxAttempts: 4),                                // outermost: decides last
-            refresher,
-            AuthTokenAction { await tokens.accessToken },
+            renewal,
+            AuthTokenAction(for: api) { await tokens.accessToken },
             ValidationAction.json,
             LoggingAction(includesHeaders: true, sink: log),            // innermost: closest to the wire
         ]
@@ -92,7 +92,24 @@ enum ActionsGuide {
     }
 
     static func profileCall(on api: ServerConfig) -> NetCall {
-        NetCall(server: api, endpoint: Endpoint.get("/me").requiringAuthentication())
+        let me = NetCall(server: api, endpoint: Endpoint.get("/me").requiringAuthentication())
+        return me
+    }
+
+    /// "The token follows the call's server": switching environments is one value swap.
+    static func stagingServer() -> ServerConfig {
+        var production = ServerConfig(host: "api.example.com")
+        production.actions = [AuthTokenAction { await tokens.accessToken }]
+        var staging = production
+        staging.host = "staging.example.com"   // staging calls carry the token to staging only
+        return staging
+    }
+
+    /// "Validation": the server's rule, and a call that replaces it.
+    static func validating(_ server: ServerConfig) -> ServerConfig {
+        var api = server
+        api.actions = [ValidationAction.json]        // application/json and application/*+json
+        return api
     }
 
     static func avatarCall(on api: ServerConfig) -> NetCall {
@@ -112,19 +129,23 @@ enum ActionsGuide {
 
     // MARK: - Logging and cURL
 
-    static let verboseLogging = LoggingAction(
-        includesHeaders: true,
-        includesBodies: true,
-        bodyLimit: 1_000,
-        redaction: .default.adding(headers: ["X-Api-Key"], queryKeys: ["access_token", "password"])
-    ) { line in
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+    static func verboseLogging() -> LoggingAction {
+        let verbose = LoggingAction(
+            includesHeaders: true,
+            includesBodies: true,
+            bodyLimit: 1_000,
+            redaction: .default.adding(headers: ["X-Api-Key"], queryKeys: ["session_key"])
+        ) { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+        return verbose
     }
 
     static func debugCommand() throws(NetworkError) -> String {
         let login = NetCall(server: ServerConfig(host: "api.example.com"),
                             endpoint: .post("/login", body: .form(["user": "ann", "password": "hunter2"])))
-        return try login.curlCommand(redaction: .default.adding(queryKeys: ["password"]))
+        let command = try login.curlCommand()
+        return command
     }
 }
 
@@ -153,6 +174,12 @@ private struct ActionsSampleSession: NetworkSession {
         #expect(reply.accessToken == "t-2")
         #expect(lines.text.contains("Authorization: <redacted>"))
         #expect(!lines.text.contains("t-1"))
+    }
+
+    @Test func environmentsAndValidationAreOneValueSwap() {
+        #expect(ActionsGuide.stagingServer().host == "staging.example.com")
+        #expect(ActionsGuide.validating(ActionsGuide.stagingServer()).actions.count == 1)
+        _ = ActionsGuide.verboseLogging()
     }
 
     @Test func theCurlSampleHidesThePassword() throws {

@@ -16,16 +16,25 @@ enum CachingGuide {
     static let server = ServerConfig(host: "api.example.com")
     static let books = [Book(id: 1, title: "Dune")]
 
+    /// Where an app keeps its caches.
+    static func appCachesFolder() -> URL {
+        let cachesFolder = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+        return cachesFolder
+    }
+
     /// "Turning it on" and "Policies", over a mock origin.
     static func turningItOn(cachesFolder: URL) async throws -> (CacheStatus.Source?, String) {
         let cache = HTTPCache(store: .disk(in: cachesFolder.appendingPathComponent("api")))
         var call = NetCall(server: server, endpoint: .get("/books"))
         call.firingFunction = .caching(in: cache)                         // RFC 9111 rules
+        call.firingFunction = .caching(in: cache, through: MockSession { _ in .json(books) })
         call.firingFunction = .caching(in: cache, through: MockSession { _ in .json(books, headers: ["Cache-Control": "max-age=60"]) })
         _ = try await call.response()
         let response = try await call.response()
+        let source = response.cacheStatus?.source                         // .network, .cache, .revalidated, .staleAfterError
 
         var feedCall = call
+        feedCall.firingFunction = .caching(in: cache, policy: .offlineFirst)
         feedCall.firingFunction = .caching(in: cache, policy: .offlineFirst, through: MockSession { _ in .failure(.notConnectedToInternet) })
         feedCall.endpoint = .get("/books").header("Cache-Control", "no-cache")
         var banner = ""
@@ -33,9 +42,10 @@ enum CachingGuide {
         if feed.cacheStatus?.source == .staleAfterError {
             banner = "Offline: showing what was loaded \(Int(feed.cacheStatus?.age ?? 0)) s ago"
         }
-        cache.removeEntries(signedInWith: ["Authorization": "Bearer token"])
+        let token = "token"
+        cache.removeEntries(signedInWith: ["Authorization": "Bearer \(token)"])
         call.firingFunction = .caching(in: cache, policy: CachePolicy(.protocolRules, coalescesRequests: true))
-        return (response.cacheStatus?.source, banner)
+        return (source, banner)
     }
 
     /// "Paging" (and Docs/Paging.md's "Cached pages"): the stored first page at once, then the server's.

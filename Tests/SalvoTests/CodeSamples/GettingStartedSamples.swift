@@ -15,9 +15,9 @@ struct Book: Codable, Sendable, Equatable {
     let title: String
 }
 
-struct APIProblem: Decodable, Sendable, Equatable {
-    let message: String
-}
+struct APIProblem: Decodable, Sendable { let message: String }
+
+extension APIProblem: Equatable {}
 
 enum Servers {
     static let production = ServerConfig(host: "api.example.com", basePath: "v1",
@@ -87,11 +87,10 @@ func decodingResponders(_ call: NetCall, show: @escaping @Sendable (Book) -> Voi
 
 func handlersFromDifferentPlaces(_ call: NetCall) -> NetCall {
     var call = call
-    let parsing = NetworkResponder(dataHandler: { data in _ = data /* a model parses */ })
-    let spinner = NetworkResponder(taskHandler: { _ in /* a view starts a spinner */ },
-                                   responseHandler: { _ in /* …and stops it */ })
-    let alerts = NetworkResponder(errorHandler: { error in _ = error.localizedDescription },
-                                  serverErrorHandler: { error in _ = error.statusCode })
+    let parsing = NetworkResponder(dataHandler: { data in /* a model parses */ })
+    let spinner = NetworkResponder(taskHandler: { _ in /* start */ }, responseHandler: { _ in /* stop */ })
+    let alerts = NetworkResponder(errorHandler: { error in /* show */ },
+                                  serverErrorHandler: { error in /* show status */ })
     call.responder = parsing
     call.responder.append(spinner)
     call.responder.append(alerts)

@@ -68,7 +68,10 @@ enum MockingSamples {
 
     // MARK: - A multipart form, checked by its parts
 
-    static let uploadRoutes = MockRoutes([
+    static let uploadRoutes = makeUploadRoutes()
+
+    static func makeUploadRoutes() -> MockRoutes {
+        let routes = MockRoutes([
         MockRoute.post("/photos", .status(201)).matching(
             .multipartFields(["album": "Holiday", "caption": "*"]),
             .multipartPart(named: "photo", fileName: "bay.jpg", contentType: "image/jpeg")
@@ -77,11 +80,15 @@ enum MockingSamples {
             let image = request.parts?.first { $0.name == "image" }
             return .json(["bytes": image?.body.count ?? 0])
         },
-    ])
+        ])
+        return routes
+    }
 }
 
 @Suite struct MockingSamplesTests {
     typealias User = MockingSamples.User
+    typealias UserAPI = MockingSamples.UserAPI
+    typealias OfflineRoutes = MockingSamples.OfflineRoutes
 
     @Test func formsAreCheckedByTheirParts() async throws {
         var upload = NetCall(server: ServerConfig(host: "api.example.com"), endpoint: .post("/photos", body: .multipart([
@@ -126,7 +133,7 @@ enum MockingSamples {
     @Test func flakyNetworkRepeatsExactly() async {
         func run() async -> [Bool] {
             let flaky = NetworkConditions(failureRate: 0.3, failure: .timedOut, seed: 2024)
-            let api = MockingSamples.UserAPI(firing: .mock(MockingSamples.OfflineRoutes.all, conditions: flaky))
+            let api = UserAPI(firing: .mock(OfflineRoutes.all, conditions: flaky))
             var succeeded: [Bool] = []
             for id in 1...10 {
                 succeeded.append((try? await api.user(id).value(as: User.self)) != nil)
@@ -147,6 +154,7 @@ enum MockingSamples {
 
         var call = MockingSamples.UserAPI().user(5)
         call.callbackQueue = .immediate
+        call.firingFunction = .recording(to: fixtures, options: options)      // real network, writes fixtures
         call.firingFunction = .recording(to: fixtures, options: options, through: server)
         let live = try await call.value(as: User.self)
 
@@ -159,7 +167,7 @@ enum MockingSamples {
 
     @Test func spyOnTheCallsAModelFires() async throws {
         let spy = FiringSpy(answering: .json(User(id: 42, name: "Ada")))
-        let api = MockingSamples.UserAPI(firing: spy.firingFunction)
+        let api = UserAPI(firing: spy.firingFunction)
 
         let user = try await api.user(42).value(as: User.self)
 
@@ -177,7 +185,7 @@ enum MockingSamples {
 
     @Test func aSessionThatAnswersFromAScript() async {
         let session = ScriptedSession(.hang)
-        let api = MockingSamples.UserAPI(firing: session.firingFunction)
+        let api = UserAPI(firing: session.firingFunction)
         let log = ResponderLog()
         var call = api.user(1)
         call.responder = log.responder
@@ -191,8 +199,8 @@ enum MockingSamples {
     }
 
     @Test func throughARealURLSession() async throws {
-        let stub = URLProtocolStub(routes: MockingSamples.OfflineRoutes.all)
-        let api = MockingSamples.UserAPI(firing: stub.firingFunction)
+        let stub = URLProtocolStub(routes: OfflineRoutes.all)
+        let api = UserAPI(firing: stub.firingFunction)
 
         let user = try await api.user(9).value(as: User.self)
 

@@ -16,8 +16,9 @@ enum PagingSamples {
 
     static func photosPager(server: ServerConfig) -> Pager<Photo> {
         let call = NetCall(server: server, endpoint: .get("/photos"))
-        return Pager(call: call, strategy: .pageNumber(pageSize: 20),
-                     decoder: .object(itemsKey: "items"), id: \Photo.id)
+        let pager = Pager(call: call, strategy: .pageNumber(pageSize: 20),
+                          decoder: .object(itemsKey: "items"), id: \Photo.id)
+        return pager
     }
 
     static func quickStart(_ pager: Pager<Photo>) async {

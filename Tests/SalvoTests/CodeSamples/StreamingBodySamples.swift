@@ -41,10 +41,18 @@ enum StreamingGuide {
         for try await line in logCall.lines() {
             lines.append(line)
         }
+        var board = Board()
         for try await price in pricesCall.jsonLines(of: Price.self) {
-            lines.append(price.symbol)
+            board.update(price)
         }
-        return lines
+        return lines + board.symbols
+    }
+
+    /// What shows the prices.
+    struct Board {
+        private(set) var symbols: [String] = []
+
+        mutating func update(_ price: Price) { symbols.append(price.symbol) }
     }
 
     static func callbacks(_ call: NetCall, progress: Progress) -> NetworkTask {

@@ -76,6 +76,28 @@ import SalvoTesting
         #expect(text == "Hello")
     }
 
+    /// The two loops as an app writes them, with the default reconnection (compiled; the tests
+    /// here run the same loops with a clock that does not wait).
+    private static func appLoops(_ call: NetCall) async throws -> (String?, [String], [String], EventStreamState) {
+        var savedEventID: String?
+        var ticks: [String] = []
+        var comments: [String] = []
+        var connection: EventStreamState = .connecting
+        for try await event in call.events(resumingAfter: savedEventID) where event.event == "tick" {
+            let tick = try event.decode(Tick.self, using: call.server.decoder)
+            ticks.append(String(tick.n))
+            savedEventID = event.id  // resume from here next launch
+        }
+        for try await activity in call.events().activity {
+            switch activity {
+            case .event(let event): ticks.append(event.data)
+            case .comment(let text): comments.append(text)
+            case .state(let state): connection = state
+            }
+        }
+        return (savedEventID, ticks, comments, connection)
+    }
+
     @Test func showingTheConnectionAndItsComments() async throws {
         let call = NetCall(server: Self.api, endpoint: .get("/ticks"), firingFunction: Self.feed)
         var connection: EventStreamState = .connecting

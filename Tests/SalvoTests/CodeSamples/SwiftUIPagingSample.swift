@@ -9,9 +9,11 @@ import SalvoObservation
 /// An infinitely scrolling, pull-to-refresh list with loading, error and empty states.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 struct PhotosView: View {
-    @State private var model: PagingModel<ObservationSamples.Photo>
+    typealias Photo = ObservationSamples.Photo
 
-    init(pager: Pager<ObservationSamples.Photo>) {
+    @State private var model: PagingModel<Photo>
+
+    init(pager: Pager<Photo>) {
         _model = State(initialValue: PagingModel(pager: pager))
     }
 

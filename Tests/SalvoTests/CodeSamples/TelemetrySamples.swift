@@ -12,8 +12,9 @@ enum TelemetryGuide {
     static func printAttempts(firingFunction: FiringFunction = .production) async throws -> NetworkResponse {
         var api = ServerConfig(host: "api.example.com")
         api.collectsMetrics = true
+        api.firingFunction = firingFunction   // the app leaves this out
 
-        let response = try await NetCall(server: api, endpoint: .get("/books"), firingFunction: firingFunction).response()
+        let response = try await NetCall(server: api, endpoint: .get("/books")).response()
         for attempt in response.metrics {
             print("attempt \(attempt.attempt): head after \(attempt.timeToHead ?? 0) s,",
                   "\(attempt.bytesSent) B sent, \(attempt.bytesReceived) B received,",

@@ -24,4 +24,18 @@ import SalvoTesting
         }
         #expect(problem.description.contains(FixtureMode.environmentVariable), "\(problem)")
     }
+
+    /// Docs/Testing.md, "Time without waiting".
+    @Test func timeWithoutWaiting() async throws {
+        let server = ServerConfig(host: "api.test")
+        let session = ScriptedSession(.status(503), .status(200, body: Data("ok".utf8)))
+        let time = TestClock()
+        let call = NetCall(server: server, endpoint: .get("/x"), actions: [RetryAction(baseDelay: 30, jitter: 0)],
+                           firingFunction: .session(session, clock: time.clock))   // or .mock(…, clock: time.clock)
+        let response = Task { try await call.response() }
+        await time.waitForSleepers(1)   // the retry is waiting…
+        #expect(time.sleeps == [30])    // …for the back-off
+        time.advance(by: 30)            // the second attempt fires now
+        #expect(try await response.value.data == Data("ok".utf8))
+    }
 }

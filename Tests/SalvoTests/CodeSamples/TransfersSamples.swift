@@ -39,6 +39,27 @@ import Salvo
         #expect(request.httpBodyStream != nil)  // the photo is read from disk while it is sent
     }
 
+    /// What the photos endpoint answers.
+    private struct Photo: Decodable {
+        let id: Int
+    }
+
+    /// The guide's lines that fire at a server or write to the app's documents, as an app writes
+    /// them (compiled; the tests here run the same calls offline).
+    private static func asAnAppWritesThem(api: ServerConfig, upload: Endpoint, retry: RetryAction,
+                                          photoCall: NetCall, reportCall: NetCall) async throws {
+        let call = NetCall(server: api, endpoint: upload, actions: [retry])
+        let saved = try await call.value(as: Photo.self)
+        _ = saved
+        let transfer = photoCall.transfer()
+        for await progress in transfer.progress where progress.direction == .upload {
+            print("\(progress.completedBytes) of \(progress.expectedBytes ?? 0)")
+        }
+        let documents = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+        let file = try await reportCall.download(to: documents.appendingPathComponent("report.pdf"))
+        print(file.byteCount, file.head.statusCode)
+    }
+
     /// Stands in for an encoder that produces a recording's pages as they are ready.
     private struct Recorder: Sendable {
         func encodedPages() -> AsyncStream<Data> {

@@ -23,9 +23,9 @@ struct NewIssue: Encodable, Sendable {
     let title: String
 }
 
-struct GitHubError: Decodable, Sendable, Equatable {
-    let message: String
-}
+struct GitHubError: Decodable, Sendable { let message: String }
+
+extension GitHubError: Equatable {}
 
 /// Every GitHub call decodes its error body as `GitHubError`.
 typealias GitHubCall<Value: Sendable> = TypedCall<Value, GitHubError>
@@ -74,7 +74,8 @@ func showRepo(_ api: GitHubAPI) async {
 func rateLimit(_ api: GitHubAPI) async throws -> String? {
     let response = try await api.issues(in: "swiftlang/swift").response()
     print(response.value.count, response.head?.statusCode ?? 0)
-    return response.head?.headers["X-RateLimit-Remaining"]
+    let remaining = response.head?.headers["X-RateLimit-Remaining"]
+    return remaining
 }
 
 /// "Several calls at once, in an app target": a `Task` per call instead of `async let`.
@@ -111,12 +112,14 @@ func rateLimit(_ api: GitHubAPI) async throws -> String? {
 
 func allIssues(_ api: GitHubAPI) async throws(NetworkError) -> [GitHubIssue] {
     let pager = Pager(call: api.issues(in: "swiftlang/swift"), strategy: .linkHeader()) { issues in Page(items: issues) }
-    return try await pager.loadAll(maxPages: 20)
+    let all = try await pager.loadAll(maxPages: 20)
+    return all
 }
 
 func starAndReadme(_ api: GitHubAPI) async throws(APIError<GitHubError>) -> Repo? {
     try await api.star("swiftlang/swift").value()   // Void: any successful body is ignored
-    return try await api.readme(of: "swiftlang/swift").value()
+    let readme = try await api.readme(of: "swiftlang/swift").value()
+    return readme
 }
 
 // MARK: - The samples, run under mock firing

@@ -101,7 +101,8 @@ func borrowedClientSession() -> (HTTPClient, AsyncHTTPClientSession) {
     var configuration = AsyncHTTPClientSession.clientConfiguration
     configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 32
     let client = HTTPClient(configuration: configuration)
-    return (client, AsyncHTTPClientSession(client: client))
+    let session = AsyncHTTPClientSession(client: client)
+    return (client, session)
 }
 
 /// A session that keeps cookies, for one user's calls (a server calling APIs for many users
