@@ -1,6 +1,6 @@
 import Foundation
 
-/// How a paged mock route (``MockRoute/pages(_:of:paging:body:encoder:)``) splits an array into
+/// How a paged mock route (`MockRoute.pages(_:of:paging:body:encoder:)`) splits an array into
 /// pages: the paging of a real server, one for each built-in ``PagingStrategy``, so a ``Pager``
 /// with the matching strategy walks the whole array with no server.
 ///

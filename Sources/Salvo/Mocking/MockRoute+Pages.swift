@@ -36,7 +36,7 @@ extension MockRoute {
     /// from the main actor for a model whose `Encodable` conformance is isolated to it (a plain
     /// model of an app target with main-actor default isolation), as in a SwiftUI preview.
     ///
-    /// See ``pages(_:of:paging:body:encoder:)`` for the pages it serves.
+    /// See `pages(_:of:paging:body:encoder:)` for the pages it serves.
     ///
     /// - Parameters:
     ///   - pattern: the path pattern, as for any route.

@@ -28,7 +28,7 @@ extension Pager {
     }
 
     /// A pager over a typed call, dropping an item whose `id` an earlier item already has; see
-    /// ``init(call:strategy:page:)``.
+    /// `init(call:strategy:page:)`.
     public convenience init<Body: Decodable & SendableMetatype, ErrorBody, ID: Hashable & Sendable>(
         call: TypedCall<Body, ErrorBody>,
         strategy: PagingStrategy,
@@ -39,7 +39,7 @@ extension Pager {
     }
 
     /// A pager over a typed call whose body's `Decodable` conformance is isolated to the main
-    /// actor: each page decodes there and `page` runs there; see ``init(call:strategy:page:)``.
+    /// actor: each page decodes there and `page` runs there; see `init(call:strategy:page:)`.
     ///
     /// - Parameters:
     ///   - call: the list's typed call; its query is the base every page's query is set on.
@@ -55,7 +55,7 @@ extension Pager {
     }
 
     /// A pager over a typed call whose body and items are isolated to the main actor, dropping an
-    /// item whose `id` an earlier item already has; see ``init(call:strategy:page:)``.
+    /// item whose `id` an earlier item already has; see `init(call:strategy:page:)`.
     ///
     /// - Parameters:
     ///   - call: the list's typed call; its query is the base every page's query is set on.

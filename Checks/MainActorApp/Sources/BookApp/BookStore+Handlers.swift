@@ -64,6 +64,14 @@ extension BookStore {
         ))
     }
 
+    /// Two calls at once, as Docs/TypedCalls.md says an app target writes them: a `Task` per call
+    /// (an `async let` would decode the plain model off the main actor).
+    public func loadBoth(_ first: Int, _ second: Int) async throws -> [Book] {
+        let one = Task { try await api.typedBook(first).value() }
+        let two = Task { try await api.typedBook(second).value() }
+        return [try await one.value, try await two.value]
+    }
+
     /// A refresher whose closure makes a value that is not a main-actor model: the body's size.
     public func sizeRefresher(for id: Int) -> Refresher<Int> {
         Refresher(call: api.book(id)) { response in response.data.count }

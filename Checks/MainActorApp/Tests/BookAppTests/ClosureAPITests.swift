@@ -47,6 +47,7 @@ import SalvoTesting
 
     @Test func typedResponseAndDownloadProgressUpdateTheModel() async throws {
         let store = mockStore()
+        #expect(try await store.loadBoth(1, 3) == [library[0], library[2]])
         #expect(try await store.loadTypedResponse(2) == 200)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("cover-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
