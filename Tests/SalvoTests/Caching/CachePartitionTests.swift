@@ -26,7 +26,7 @@ import SalvoTesting
         return cache
     }
 
-    func fire(_ path: String, token: String, in cache: HTTPCache, policy: CachePolicy = .offlineFirst) async throws(NetworkError) -> NetworkResponse {
+    func fire(_ path: EndpointPath, token: String, in cache: HTTPCache, policy: CachePolicy = .offlineFirst) async throws(NetworkError) -> NetworkResponse {
         let call = NetCall(server: Self.server, endpoint: .get(path).header("Authorization", "Bearer \(token)"), callbackQueue: .immediate,
                            firingFunction: .caching(in: cache, policy: policy, through: origin.session))
         return try await call.response()
@@ -45,12 +45,15 @@ import SalvoTesting
     }
 
     @Test func aRenewedTokenStillSeesTheUsersEntriesOfflineAfterAColdStart() async throws {
+        // Stale at once, so the offline read asks the network and falls back to the store.
+        origin.update { $0.headers = ["Cache-Control": "max-age=0"] }
         _ = try await fire("/notes", token: "token-1", in: diskCache(partitionKey: "user-42"))
         origin.update { $0.failure = .failure(.notConnectedToInternet) }
         // A new process, offline, with the token renewed since.
         let offline = try await fire("/notes", token: "token-2", in: diskCache(partitionKey: "user-42"))
         #expect(offline.cacheStatus?.source == .staleAfterError)
         #expect(String(decoding: offline.data, as: UTF8.self) == "alice's notes")
+        #expect(origin.requests.count == 2, "the offline read asked the network first")
     }
 
     /// The default, for apps that set no key: a changed credential sees nothing of another's.
@@ -93,7 +96,7 @@ import SalvoTesting
         }
         origin.update { $0.failure = .failure(.notConnectedToInternet) }
         cache.partitionKey = "user-42"
-        for (path, token) in [("/early", "token-0"), ("/notes", "token-1"), ("/more", "token-2")] {
+        for (path, token) in [("/early", "token-0"), ("/notes", "token-1"), ("/more", "token-2")] as [(EndpointPath, String)] {
             await #expect(throws: NetworkError.self, "\(path) is still in memory") { try await fire(path, token: token, in: cache) }
         }
         cache.partitionKey = nil

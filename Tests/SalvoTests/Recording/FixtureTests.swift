@@ -114,9 +114,9 @@ import SalvoTesting
     /// decoded (328 bytes). Nothing was redacted, so the fixture and the replay keep the 50.
     @Test func anEncodedResponseKeepsTheServersContentLengthWhenNothingWasRedacted() async throws {
         let folder = try TemporaryFolder()
-        let body = Data(("{\"words\":\"" + String(repeating: "salvo ", count: 53) + "x\"}").utf8)
+        let body = Data(("{\"words\":\"" + String(repeating: "salvo ", count: 52) + "end!\"}").utf8)
         #expect(body.count == 328)
-        let headers = ["Content-Type": "application/json", "Content-Encoding": "gzip", "Content-Length": "50"]
+        let headers: HTTPHeaders = ["Content-Type": "application/json", "Content-Encoding": "gzip", "Content-Length": "50"]
         let recorder = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/words"), callbackQueue: .immediate,
                                firingFunction: .recording(to: folder.url, through: ScriptedSession(.status(200, headers: headers, body: body))))
         _ = try await recorder.response()
@@ -135,7 +135,7 @@ import SalvoTesting
     @Test func anEncodedBodyChangedByRedactionIsRecordedWithItsOwnLength() async throws {
         let folder = try TemporaryFolder()
         let body = Data(#"{"access_token":"a-long-secret-access-token-value-0123456789","scope":"notes"}"#.utf8)
-        let headers = ["Content-Type": "application/json", "Content-Encoding": "gzip", "Content-Length": "61"]
+        let headers: HTTPHeaders = ["Content-Type": "application/json", "Content-Encoding": "gzip", "Content-Length": "61"]
         let recorder = NetCall(server: ServerConfig(host: "h.example"), endpoint: .post("/token"), callbackQueue: .immediate,
                                firingFunction: .recording(to: folder.url, through: ScriptedSession(.status(200, headers: headers, body: body))))
         _ = try await recorder.response()

@@ -135,7 +135,7 @@ import SalvoTesting
         let server = try await ServerConfig.loopback()
         var call = NetCall(server: server, endpoint: .get("/gzip", query: ["n": "60"]), callbackQueue: .immediate,
                            firingFunction: .recording(to: folder.url, through: transport.session))
-        let live = try await withTimeout { try await call.response() }
+        let live = try await withTimeout { [call] in try await call.response() }
         let wireLength = try #require(live.headers["Content-Length"].flatMap { Int($0) })
         #expect(live.headers["Content-Encoding"] == "gzip")
         #expect(live.data.count > wireLength, "the body arrives decoded: \(live.data.count) bytes for \(wireLength) on the wire")
