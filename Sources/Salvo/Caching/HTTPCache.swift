@@ -149,11 +149,17 @@ public final class HTTPCache: Sendable {
     /// for the same values.
     func save(_ response: CachedResponse, for key: CacheKey) {
         // An answer that left before its user's purge must not bring the user's data back.
-        guard !partitioning.withLock({ $0.purged.contains(key.partition) }) else { return }
+        guard !isPurged(key) else { return }
         var variants = store.load(key).filter { $0.variant != response.variant }
         variants.append(response)
         // A resource varying on many values keeps its most recent few.
         store.save(key, Array(variants.suffix(Self.variantLimit)))
+        // A purge that ran while this was saved marked the partition before removing it: undo the save.
+        if isPurged(key) { store.save(key, []) }
+    }
+
+    private func isPurged(_ key: CacheKey) -> Bool {
+        partitioning.withLock { $0.purged.contains(key.partition) }
     }
 
     private static let variantLimit = 8
