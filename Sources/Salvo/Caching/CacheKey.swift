@@ -3,12 +3,14 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// What a stored response is filed under: whose it is (the credentials' partition), the method
-/// and the URL (RFC 9111 §2's primary key, per user).
+/// What a stored response is filed under: whose it is (the partition), the method and the URL
+/// (RFC 9111 §2's primary key, per user).
 ///
-/// The partition is a digest of the request's credential fields (`Authorization`,
-/// `Proxy-Authorization`, `Cookie`, and the fields an ``AuthTokenAction`` sets), so a changed
-/// credential never sees another's entries and no credential is kept in plain text.
+/// The partition is the app's ``HTTPCache/partitionKey`` when it set one (as a digest, so a user
+/// id or email is never written), otherwise a digest of the request's credential fields
+/// (`Authorization`, `Proxy-Authorization`, `Cookie`, and the fields an ``AuthTokenAction``
+/// sets), so a changed credential never sees another's entries and no credential is kept in
+/// plain text.
 struct CacheKey: Sendable, Hashable {
     /// The partition of requests without credentials.
     static let anonymous = "anonymous"
@@ -29,6 +31,14 @@ struct CacheKey: Sendable, Hashable {
         method = (request.httpMethod ?? "GET").uppercased()
         url = request.url?.absoluteString ?? ""
         partition = Self.partition(of: headers, credentialHeaders: credentialHeaders)
+        digest = Self.digest(partition, method, url)
+    }
+
+    /// The key of `request` in `partition`, whatever credentials it carries.
+    init(_ request: URLRequest, partition: String) {
+        method = (request.httpMethod ?? "GET").uppercased()
+        url = request.url?.absoluteString ?? ""
+        self.partition = partition
         digest = Self.digest(partition, method, url)
     }
 
@@ -68,6 +78,18 @@ struct CacheKey: Sendable, Hashable {
         guard !credentials.isEmpty else { return anonymous }
         let text = credentials.sorted { $0.0 < $1.0 }.map { "\($0.0): \($0.1)\n" }.joined()
         return String(SHA256.hex(text).prefix(32))
+    }
+
+    /// The partition of the app's partition key `key`: `k` and the first 32 hex digits of a
+    /// SHA-256 of it, so it never reads as a credential digest and the key is not kept in plain text.
+    static func partition(forKey key: String) -> String {
+        "k" + SHA256.hex("salvo partition key\n" + key).prefix(32)
+    }
+
+    /// Whether `partition` is a credential digest (32 hex digits): what requests with credentials
+    /// are filed under while no partition key is set.
+    static func isCredentialDigest(_ partition: some StringProtocol) -> Bool {
+        partition.utf8.count == 32 && partition.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
     /// Whether the field `name` carries a credential: a common credential field, or one of `credentialHeaders`.

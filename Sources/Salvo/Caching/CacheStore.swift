@@ -13,6 +13,10 @@ public struct CacheStore: Sendable {
         case url(String)
         /// Every stored response of one partition (one user).
         case partition(String)
+        /// Every stored response of a partition key's partition, and every one filed under a
+        /// credential digest: those were stored while no key was set (under earlier tokens too),
+        /// and once a key is set nothing else reaches them.
+        case key(String)
         /// Everything.
         case all
     }

@@ -56,7 +56,7 @@ public struct CachingSession: NetworkSession {
         // Read once, and searched without Foundation: `value(forHTTPHeaderField:)` compares
         // every name with `caseInsensitiveCompare`, costly on Linux.
         let headers = request.allHTTPHeaderFields ?? [:]
-        let key = CacheKey(request, headers: headers, credentialHeaders: options.credentialHeaders)
+        let key = cache.key(for: request, headers: headers, credentialHeaders: options.credentialHeaders)
         guard key.method == "GET" || key.method == "HEAD" else {
             if Self.safeMethods.contains(key.method) { return base.start(request, options: options, receiver: receiver) }
             return base.start(request, options: options, receiver: InvalidatingReceiver(passingTo: receiver, cache: cache, requestURL: request.url))

@@ -124,6 +124,8 @@ final class DiskCacheStore: Sendable {
                 switch removal {
                 case .url(let url): name.contains("-\(Self.urlDigest(url))-")
                 case .partition(let partition): name.hasPrefix("\(partition)-")
+                case .key(let partition):
+                    name.hasPrefix("\(partition)-") || CacheKey.isCredentialDigest(name.prefix { $0 != "-" })
                 case .all: true
                 }
             }

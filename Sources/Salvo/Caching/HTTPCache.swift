@@ -11,13 +11,24 @@ import FoundationNetworking
 /// let cache = HTTPCache(store: .disk(in: cachesFolder.appendingPathComponent("api")))
 /// server.firingFunction = .caching(in: cache)                         // protocol rules
 /// feedCall.firingFunction = .caching(in: cache, policy: .offlineFirst) // this call: offline-first
+/// cache.partitionKey = user.id                                        // at sign-in: whose data it is
 /// // At sign-out:
-/// cache.removeEntries(signedInWith: ["Authorization": "Bearer \(token)"])
+/// cache.removeEntries(inPartition: user.id)
 /// ```
 ///
-/// Responses to requests with credentials are filed per credential: a request whose
-/// `Authorization`, `Cookie` or auth action header differs never sees another's entries.
+/// With a ``partitionKey`` every response is filed under it, so a renewed token still sees the
+/// user's entries. Without one, responses to requests with credentials are filed per credential:
+/// a request whose `Authorization`, `Cookie` or auth action header differs never sees another's entries.
 public final class HTTPCache: Sendable {
+    /// The partition key, and the partitions purged since: answers still on the way for them
+    /// are not stored.
+    private struct Partitioning {
+        var key: String?
+        /// ``CacheKey/partition(forKey:)`` of `key`, made once.
+        var partition: String?
+        var purged: Set<String> = []
+    }
+
     /// Where responses are kept.
     let store: CacheStore
     /// Which request header values are kept only as digests when a response varies on them, and
@@ -29,6 +40,7 @@ public final class HTTPCache: Sendable {
     private let startDate: Date
     private let startUptime: TimeInterval
     let coalescer = RequestCoalescer()
+    private let partitioning = Locked(Partitioning())
 
     /// A cache keeping responses in `store`.
     ///
@@ -46,9 +58,56 @@ public final class HTTPCache: Sendable {
         startUptime = clock.now()
     }
 
+    /// Whose data the cache holds from now on, such as the signed-in user's id; `nil` (the
+    /// default) files responses to requests with credentials per credential digest.
+    ///
+    /// Set it at sign-in, and at launch as soon as the user is known, before the first call: every
+    /// response is then filed under the key, whatever credentials its request carried, so a
+    /// renewed token (or a cookie the session added) still sees the user's entries, offline too.
+    /// Only a digest of the key is kept, never the key. One user at a time: an app signed in to
+    /// several accounts at once gives each its own cache.
+    ///
+    /// ```swift
+    /// cache.partitionKey = user.id
+    /// ```
+    public var partitionKey: String? {
+        get { partitioning.withLock { $0.key } }
+        set {
+            let partition = newValue.map(CacheKey.partition(forKey:))
+            partitioning.withLock { state in
+                state.key = newValue
+                state.partition = partition
+                if let partition { state.purged.remove(partition) }
+            }
+        }
+    }
+
+    /// Removes every response stored for the user `partitionKey` names, in memory and on disk:
+    /// call it at sign-out.
+    ///
+    /// It also removes every response filed under a credential digest: those were stored while no
+    /// key was set (before the key was known, or under a token since renewed), and once a key is
+    /// set nothing reaches them. When `partitionKey` is the cache's ``partitionKey``, that becomes
+    /// `nil`; answers still on the way for the key are not stored until it is set again.
+    ///
+    /// - Parameter partitionKey: the key the user's responses were filed under.
+    public func removeEntries(inPartition partitionKey: String) {
+        let partition = CacheKey.partition(forKey: partitionKey)
+        partitioning.withLock { state in
+            if state.key == partitionKey {
+                state.key = nil
+                state.partition = nil
+            }
+            state.purged.insert(partition)
+        }
+        store.remove(.key(partition))
+    }
+
     /// Removes every response stored for requests that carried exactly these credential fields:
     /// call it at sign-out with the fields the user's requests sent (`Authorization`, `Cookie`,
-    /// an auth action's header).
+    /// an auth action's header). Responses stored under earlier credentials (before a token
+    /// renewal) stay: set a ``partitionKey`` and purge with ``removeEntries(inPartition:)`` to
+    /// remove every response of the user.
     public func removeEntries(signedInWith credentials: HTTPHeaders) {
         let names = Set(credentials.fields.map(\.name))
         store.remove(.partition(CacheKey.partition(of: credentials.dictionary, credentialHeaders: names)))
@@ -69,6 +128,13 @@ public final class HTTPCache: Sendable {
         startDate.addingTimeInterval(clock.now() - startUptime)
     }
 
+    /// The key `request` is filed under: the partition key's partition when one is set,
+    /// otherwise the partition of its credential fields (`headers`, with `credentialHeaders`).
+    func key(for request: URLRequest, headers: [String: String], credentialHeaders: Set<String>) -> CacheKey {
+        if let partition = partitioning.withLock({ $0.partition }) { return CacheKey(request, partition: partition) }
+        return CacheKey(request, headers: headers, credentialHeaders: credentialHeaders)
+    }
+
     // MARK: - Variants
 
     /// The stored response for `request` under `key`: the most recent variant whose `Vary`
@@ -82,10 +148,18 @@ public final class HTTPCache: Sendable {
     /// Stores `response` as the variant of `key` for its `Vary` values, replacing the one stored
     /// for the same values.
     func save(_ response: CachedResponse, for key: CacheKey) {
+        // An answer that left before its user's purge must not bring the user's data back.
+        guard !isPurged(key) else { return }
         var variants = store.load(key).filter { $0.variant != response.variant }
         variants.append(response)
         // A resource varying on many values keeps its most recent few.
         store.save(key, Array(variants.suffix(Self.variantLimit)))
+        // A purge that ran while this was saved marked the partition before removing it: undo the save.
+        if isPurged(key) { store.save(key, []) }
+    }
+
+    private func isPurged(_ key: CacheKey) -> Bool {
+        partitioning.withLock { $0.purged.contains(key.partition) }
     }
 
     private static let variantLimit = 8

@@ -64,6 +64,7 @@ final class MemoryCacheStore: Sendable {
                 switch removal {
                 case .url(let url): key.url == url
                 case .partition(let partition): key.partition == partition
+                case .key(let partition): key.partition == partition || CacheKey.isCredentialDigest(key.partition)
                 case .all: true
                 }
             }

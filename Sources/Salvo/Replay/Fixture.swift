@@ -51,11 +51,20 @@ package struct Fixture: Codable, Sendable, Equatable {
         /// The chunks a streamed body arrived in, in order; nil when it was read whole.
         package var chunks: [Chunk]?
 
-        /// The headers replay answers with. A `Content-Length` counts the stored body: redaction
-        /// changes a body's length, and fixtures recorded before it was corrected on recording
-        /// still announce the length the server sent.
+        /// The headers replay answers with. A `Content-Length` counts the stored body (fixtures
+        /// recorded before redaction corrected it still announce the length the server sent),
+        /// except under a `Content-Encoding`: there it counts the encoded bytes on the wire, as
+        /// production reports it beside the decoded body, and no body length says otherwise.
         package var httpHeaders: HTTPHeaders {
-            HTTPHeaders(Self.headers(headers, countingBody: body?.data).sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            let counted = Self.isEncoded(headers) ? headers : Self.headers(headers, countingBody: body?.data)
+            return HTTPHeaders(counted.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        }
+
+        /// Whether `headers` name a `Content-Encoding` other than `identity`.
+        static func isEncoded(_ headers: [String: String]) -> Bool {
+            headers.contains { name, value in
+                name.lowercased() == "content-encoding" && value.trimmingCharacters(in: .whitespaces).lowercased() != "identity"
+            }
         }
 
         /// `headers` with a `Content-Length` (any case) set to the length of `body`; unchanged
@@ -135,7 +144,9 @@ package struct Fixture: Codable, Sendable, Equatable {
         }
         self.response = Response(
             status: response.statusCode,
-            headers: Response.headers(redaction.redact(HTTPHeaders(response)).dictionary, countingBody: redactedBody),
+            // Only a redaction that changed the body changes its length: the server's
+            // `Content-Length` of an encoded body counts the bytes on the wire, not the decoded ones kept.
+            headers: Response.headers(redaction.redact(HTTPHeaders(response)).dictionary, countingBody: redactedBody == body ? nil : redactedBody),
             body: redactedBody.map(Body.init),
             url: response.url.flatMap { $0 == request.url ? nil : redaction.redact($0).absoluteString },
             chunks: keptChunks

@@ -3,9 +3,12 @@ import Foundation
 /// The part of a streamed body that did not fit in memory: a temporary file written at its end
 /// by the buffer's writer queue and read from its start by the reader, through handles of their own.
 ///
-/// Deleting it removes the file's name at once; the handles close when the last user lets go,
-/// so a write or read still running finishes on the unlinked file instead of racing a close.
+/// The file's name is removed as soon as both handles are open, so no spill file outlives its
+/// process, even one killed with SIGKILL: the open descriptors keep the unnamed file readable and
+/// writable, and the system frees it when the last one closes (when the last user lets go, so a
+/// write or read still running finishes instead of racing a close).
 final class BodyBacklog: Sendable {
+    /// Where the file was made; nothing is there once the backlog exists.
     let url: URL
     private let writer: FileHandle
     private let reader: FileHandle
@@ -18,6 +21,13 @@ final class BodyBacklog: Sendable {
         else {
             try? FileManager.default.removeItem(at: url)
             throw Self.failure("could not create the stream's backlog file \(url.path)", code: .cannotCreateFile)
+        }
+        do {
+            try FileManager.default.removeItem(at: url)
+        } catch {
+            try? writer.close()
+            try? reader.close()
+            throw Self.failure("could not unlink the stream's backlog file \(url.path) after opening it: \(error.localizedDescription)", code: .cannotRemoveFile)
         }
         self.writer = writer
         self.reader = reader
@@ -48,10 +58,6 @@ final class BodyBacklog: Sendable {
         } catch {
             throw Self.failure("could not read the stream's backlog from \(url.path): \(error.localizedDescription)", code: .cannotOpenFile)
         }
-    }
-
-    func delete() {
-        try? FileManager.default.removeItem(at: url)
     }
 
     deinit {

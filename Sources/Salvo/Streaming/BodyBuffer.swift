@@ -233,7 +233,6 @@ final class BodyBuffer: ResponseReceiver {
                 return .chunk(state.spill.takeJoined())
             }
             // Read to its end with nothing more on the way: back to memory.
-            backlog.delete()
             state.backlog = nil
             state.written = 0
             state.read = 0
@@ -336,7 +335,6 @@ final class BodyBuffer: ResponseReceiver {
             state.end = .some(ended)
             if isCancelled {
                 // Nothing more will be read: drop what waits now.
-                state.backlog?.delete()
                 state.backlog = nil
                 state.spill = Spill()
                 state.chunks = []
@@ -356,9 +354,5 @@ final class BodyBuffer: ResponseReceiver {
     /// Whether any of the body waits to be read, in memory or in the backlog.
     private static func hasUnread(_ state: State) -> Bool {
         state.nextChunk < state.chunks.count || state.backlog != nil || !state.spill.isEmpty
-    }
-
-    deinit {
-        state.withLock { $0.backlog?.delete() }
     }
 }

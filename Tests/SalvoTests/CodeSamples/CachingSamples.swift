@@ -48,6 +48,26 @@ enum CachingGuide {
         return (source, banner)
     }
 
+    struct User { let id: String }
+
+    /// "Whose data": the partition key at sign-in, a renewed token served offline, the purge at sign-out.
+    static func partitionKey(cachesFolder: URL, user: User) async throws -> (afterRenewal: CacheStatus.Source?, afterSignOut: CacheStatus.Source?) {
+        let cache = HTTPCache(store: .disk(in: cachesFolder.appendingPathComponent("api")))
+        cache.partitionKey = user.id                  // at sign-in, and at launch
+        var call = NetCall(server: server, endpoint: .get("/books").header("Authorization", "Bearer token-1"))
+        call.firingFunction = .caching(in: cache, policy: .offlineFirst, through: MockSession { _ in .json(books) })
+        _ = try await call.response()
+        // Renewed, and offline.
+        call.endpoint = .get("/books").header("Authorization", "Bearer token-2")
+        call.firingFunction = .caching(in: cache, policy: .offlineFirst, through: MockSession { _ in .failure(.notConnectedToInternet) })
+        let renewed = try await call.response()
+        // At sign-out:
+        cache.removeEntries(inPartition: user.id)
+        cache.partitionKey = user.id                  // signed in again: nothing of before is left
+        let signedOut = try? await call.response()
+        return (renewed.cacheStatus?.source, signedOut?.cacheStatus?.source)
+    }
+
     /// "Paging" (and Docs/Paging.md's "Cached pages"): the stored first page at once, then the server's.
     static func cachedPager(cache: HTTPCache, origin: MockSession) async -> Pager<Book> {
         var booksCall = NetCall(server: server, endpoint: .get("/books"))
@@ -67,6 +87,14 @@ enum CachingGuide {
         let (source, banner) = try await CachingGuide.turningItOn(cachesFolder: folder)
         #expect(source == .cache)
         #expect(banner.hasPrefix("Offline: showing what was loaded"))
+    }
+
+    @Test func thePartitionKeySampleServesARenewedTokenOfflineAndThePurgeLeavesNothing() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("salvo-guide-" + UUID().uuidString)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sources = try await CachingGuide.partitionKey(cachesFolder: folder, user: CachingGuide.User(id: "user-42"))
+        #expect(sources.afterRenewal == .staleAfterError)
+        #expect(sources.afterSignOut == nil)
     }
 
     @Test func theCachedPagerSampleShowsTheStoredPageThenTheServersAnswer() async throws {

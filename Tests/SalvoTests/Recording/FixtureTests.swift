@@ -110,6 +110,41 @@ import SalvoTesting
         }
     }
 
+    /// A gzip response: the server's `Content-Length` counts the 50 encoded bytes, the body arrives
+    /// decoded (328 bytes). Nothing was redacted, so the fixture and the replay keep the 50.
+    @Test func anEncodedResponseKeepsTheServersContentLengthWhenNothingWasRedacted() async throws {
+        let folder = try TemporaryFolder()
+        let body = Data(("{\"words\":\"" + String(repeating: "salvo ", count: 52) + "end!\"}").utf8)
+        #expect(body.count == 328)
+        let headers: HTTPHeaders = ["Content-Type": "application/json", "Content-Encoding": "gzip", "Content-Length": "50"]
+        let recorder = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/words"), callbackQueue: .immediate,
+                               firingFunction: .recording(to: folder.url, through: ScriptedSession(.status(200, headers: headers, body: body))))
+        _ = try await recorder.response()
+        let fixture = try Fixture.load(from: folder.url.appendingPathComponent(try #require(try folder.fileNames().first)))
+        #expect(fixture.response.body?.data == body)
+        #expect(fixture.response.headers["Content-Length"] == "50")
+        var replayer = recorder
+        replayer.firingFunction = .replaying(from: folder.url)
+        let replayed = try await replayer.response()
+        #expect(replayed.data == body)
+        #expect(replayed.headers["Content-Length"] == "50")
+        #expect(replayed.headers["Content-Encoding"] == "gzip")
+    }
+
+    /// A redaction that changed an encoded body is the one thing that changes its length field.
+    @Test func anEncodedBodyChangedByRedactionIsRecordedWithItsOwnLength() async throws {
+        let folder = try TemporaryFolder()
+        let body = Data(#"{"access_token":"a-long-secret-access-token-value-0123456789","scope":"notes"}"#.utf8)
+        let headers: HTTPHeaders = ["Content-Type": "application/json", "Content-Encoding": "gzip", "Content-Length": "61"]
+        let recorder = NetCall(server: ServerConfig(host: "h.example"), endpoint: .post("/token"), callbackQueue: .immediate,
+                               firingFunction: .recording(to: folder.url, through: ScriptedSession(.status(200, headers: headers, body: body))))
+        _ = try await recorder.response()
+        let fixture = try Fixture.load(from: folder.url.appendingPathComponent(try #require(try folder.fileNames().first)))
+        let stored = try #require(fixture.response.body?.data)
+        #expect(stored != body)
+        #expect(fixture.response.headers["Content-Length"] == String(stored.count))
+    }
+
     @Test func aHEADFixtureKeepsTheLengthItAnnounces() {
         #expect(Fixture.Response.headers(["Content-Length": "1234"], countingBody: nil) == ["Content-Length": "1234"])
     }

@@ -14,13 +14,12 @@ import Testing
         buffer.finish(nil)
         #expect(buffer.bytesInMemory <= 10_000)
         let file = try #require(buffer.backlogFile)
-        #expect(FileManager.default.fileExists(atPath: file.path))
+        #expect(!FileManager.default.fileExists(atPath: file.path), "the backlog has no name once open: nothing outlives the process")
 
         var body = Data()
         while let part = try await buffer.next() { body.append(part) }
         #expect(body == (0..<100).reduce(into: Data()) { $0.append(chunk($1)) })
-        #expect(buffer.backlogFile == nil)
-        #expect(!FileManager.default.fileExists(atPath: file.path), "the backlog is deleted once read")
+        #expect(buffer.backlogFile == nil, "the backlog is let go once read: its descriptors close")
     }
 
     /// Parts beyond memory are gathered into larger writes; a reader at the file's end takes the
@@ -58,9 +57,9 @@ import Testing
     @Test func cancellingDeletesTheBacklogAndEndsTheReadWithCancelled() async throws {
         let buffer = BodyBuffer(memoryLimit: 1_000)
         for index in 0..<20 { buffer.receive(chunk(index)) }
-        let file = try #require(buffer.backlogFile)
+        #expect(buffer.backlogFile != nil)
         buffer.cancel()
-        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(buffer.backlogFile == nil)
         await #expect(throws: NetworkError.self) { try await buffer.next() }
     }
 
@@ -68,9 +67,9 @@ import Testing
         let buffer = BodyBuffer(memoryLimit: 1_000)
         for index in 0..<20 { buffer.receive(chunk(index)) }
         buffer.finish(nil)
-        let file = try #require(buffer.backlogFile)
+        #expect(buffer.backlogFile != nil)
         buffer.cancel()
-        #expect(!FileManager.default.fileExists(atPath: file.path), "the reader left: the backlog goes now")
+        #expect(buffer.backlogFile == nil, "the reader left: the backlog goes now")
         await #expect(throws: NetworkError.self, "never a body cut short that looks whole") { try await buffer.next() }
     }
 

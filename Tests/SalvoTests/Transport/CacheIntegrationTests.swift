@@ -177,4 +177,66 @@ import Testing
         #expect(status?.source == .cache)
         #expect(try await stats().requests == 1)
     }
+
+    /// A user whose token the server expires mid-session: the next call gets a `401`, the
+    /// renewal action asks `/auth/<key>/refresh` for a new token, and the call succeeds. With the
+    /// user's id as the partition key, a cold start offline still serves what was stored under
+    /// the old token; the sign-out purge then leaves no byte of the user's responses in the folder,
+    /// including what was stored under a token before the key was set.
+    @Test(arguments: TransportUnderTest.all)
+    func aTokenRenewedAfterA401StillSeesTheUsersEntriesOfflineAndThePurgeLeavesNothing(over transport: TransportUnderTest) async throws {
+        struct TokenReply: Decodable, Sendable { let token: String }
+        struct Protected: Decodable, Sendable { let token: String }
+        let folder = try TemporaryFolder()
+        let token = Locked("token-1")
+        var configured = try await ServerConfig.loopback()
+        let refreshServer = configured
+        let key = key
+        configured.actions = [
+            TokenRenewalAction { [refreshServer] in
+                let reply = try await NetCall(server: refreshServer, endpoint: .post("/auth/\(key)/refresh"), firingFunction: transport.firing).value(as: TokenReply.self)
+                token.withLock { $0 = reply.token }
+            },
+            AuthTokenAction(for: configured) { token.withLock { $0 } },
+        ]
+        configured.requiresAuthentication = true
+        let server = configured
+        func get(_ path: EndpointPath, query: KeyValuePairs<String, String> = [:], in cache: HTTPCache) -> NetCall {
+            NetCall(server: server, endpoint: .get(path, query: query), callbackQueue: .immediate,
+                    firingFunction: .caching(in: cache, policy: .offlineFirst, through: transport.session))
+        }
+
+        let cache = HTTPCache(store: .disk(in: folder.url))
+        let beforeTheKey = get("/echo/\(key)/note-before-the-key", in: cache)
+        _ = try await withTimeout { try await beforeTheKey.response() }
+        cache.partitionKey = "user-\(key)"
+        let (stored, _) = try await fetch(get("/cache/\(key)/resource", query: ["cc": "max-age=0"], in: cache))
+        let underTheKey = get("/echo/\(key)/note-under-the-key", in: cache)
+        _ = try await withTimeout { try await underTheKey.response() }
+
+        // The server moves on to a new token: the next call is refused once and renews.
+        _ = try await withTimeout { try await NetCall(server: refreshServer, endpoint: .post("/auth/\(key)/refresh"), firingFunction: transport.firing).response() }
+        let renewed = try await withTimeout { try await NetCall(server: server, endpoint: .get("/auth/\(key)/protected"), firingFunction: transport.firing).value(as: Protected.self) }
+        #expect(renewed.token == "token-3")
+        #expect(token.withLock { $0 } == "token-3")
+
+        // The next launch, offline, with the renewed token: the stored response is stale, so the
+        // network is asked first and the store answers after it fails.
+        try await configure(fail: "drop")
+        let relaunched = HTTPCache(store: .disk(in: folder.url))
+        relaunched.partitionKey = "user-\(key)"
+        let (served, status) = try await fetch(get("/cache/\(key)/resource", query: ["cc": "max-age=0"], in: relaunched))
+        #expect(status?.source == .staleAfterError)
+        #expect(served == stored)
+
+        func filesHoldingTheUsersResponses() throws -> [String] {
+            try folder.fileNames().filter { try Data(contentsOf: folder.url.appendingPathComponent($0)).range(of: Data(key.utf8)) != nil }
+        }
+        #expect(try filesHoldingTheUsersResponses().count == 3)
+        relaunched.removeEntries(inPartition: "user-\(key)")
+        #expect(try filesHoldingTheUsersResponses().isEmpty)
+        relaunched.partitionKey = "user-\(key)"
+        let afterThePurge = get("/cache/\(key)/resource", query: ["cc": "max-age=0"], in: relaunched)
+        await #expect(throws: (any Error).self, "nothing is served offline after the purge") { try await fetch(afterThePurge) }
+    }
 }

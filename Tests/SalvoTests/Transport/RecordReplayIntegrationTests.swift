@@ -126,6 +126,29 @@ import SalvoTesting
         return .data(Data(text.utf8))
     }
 
+    /// `/gzip` sends its body gzip-encoded: the server's `Content-Length` counts the encoded bytes
+    /// and the transport hands over the decoded ones. Nothing is redacted, so the fixture and the
+    /// replay keep the server's length beside `Content-Encoding: gzip`.
+    @Test(arguments: TransportUnderTest.all)
+    func aGzipResponseIsRecordedAndReplayedWithTheServersContentLength(over transport: TransportUnderTest) async throws {
+        let folder = try TemporaryFolder()
+        let server = try await ServerConfig.loopback()
+        var call = NetCall(server: server, endpoint: .get("/gzip", query: ["n": "60"]), callbackQueue: .immediate,
+                           firingFunction: .recording(to: folder.url, through: transport.session))
+        let live = try await withTimeout { [call] in try await call.response() }
+        let wireLength = try #require(live.headers["Content-Length"].flatMap { Int($0) })
+        #expect(live.headers["Content-Encoding"] == "gzip")
+        #expect(live.data.count > wireLength, "the body arrives decoded: \(live.data.count) bytes for \(wireLength) on the wire")
+
+        let fixture = try Fixture.load(from: folder.url.appendingPathComponent(try #require(try folder.fileNames().first)))
+        #expect(fixture.response.headers.first { $0.key.lowercased() == "content-length" }?.value == String(wireLength))
+        call.firingFunction = .replaying(from: folder.url)
+        let replayed = try await call.response()
+        #expect(replayed.data == live.data)
+        #expect(replayed.headers["Content-Length"] == String(wireLength))
+        #expect(replayed.headers["Content-Encoding"] == "gzip")
+    }
+
     private static func body(_ events: [ResponderEvent]) throws -> Data {
         guard case .data(let data) = events.last else { throw TestServerError("no body in \(events)") }
         return data

@@ -74,11 +74,14 @@ import FoundationNetworking
             let body = try await call("/stream/bytes", query: ["n": "\(24 << 20)"], over: transport).bytes()
             for try await _ in body {
                 #expect(await eventually(within: 20) { body.task?.isFinished == true }, "the transport finished the body")
-                spilled = SpillFiles.now().files.subtracting(baseline.files)
+                spilled = SpillFiles.now().descriptors.subtracting(baseline.descriptors)
                 break
             }
         }
-        #expect(!spilled.isEmpty, "the body went to a backlog file")
+        #if os(Linux)
+        // A spill file has no name once open: only `/proc/self/fd` shows it.
+        #expect(!spilled.isEmpty, "the body went to a backlog file (open, without a name)")
+        #endif
         let left = await SpillFiles.leftovers(since: baseline, within: 30)
         #expect(left.isEmpty, "left behind: \(left)")
     }

@@ -3,7 +3,8 @@ import Testing
 
 /// A stream's spill files (`salvo-stream-*` in the temporary directory) and this process's open
 /// descriptors on them (from `/proc/self/fd`, where there is one), to check that streams leave
-/// nothing behind.
+/// nothing behind. A spill file loses its name as soon as it is open, so a stream that spills
+/// shows as a descriptor (its target ends in " (deleted)"); a named file is one that leaked.
 ///
 /// Tests run in parallel, so a count taken while another test streams may be high for a moment:
 /// ``leftovers(since:within:)`` waits until every file and descriptor that appeared since a

@@ -22,6 +22,8 @@ Routes (all methods unless noted; JSON bodies unless noted):
     /slow?delay=S           sleeps S seconds, then {"slept": S}
     /drop                   promises 1000 bytes, sends 100, then closes the socket
     /text, /html            text/plain "not json at all"; a small text/html page
+    /gzip?n=N               {"words": "salvo salvo …"} (N words, default 50), sent gzip-encoded:
+                            Content-Encoding: gzip and a Content-Length counting the encoded bytes
     /redirect?to=U&code=302 redirect to U (absolute URL or path)
     /cookie                 Set-Cookie: session=secret-cookie-value; Path=/
     /secret-body?status=N   status N (default 200), a JSON token reply: access_token
@@ -59,6 +61,7 @@ Unknown routes answer 404, malformed parameters 400, never a crash.
 
 import argparse
 import base64
+import gzip
 import json
 import math
 import os
@@ -394,6 +397,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.drop()
         if head == "text" and not rest:
             return self.respond(200, b"not json at all", "text/plain; charset=utf-8")
+        if head == "gzip" and not rest:
+            words = int_param(query, "n", default=50, minimum=0, maximum=100_000)
+            body = json.dumps({"words": " ".join(["salvo"] * words)}).encode()
+            return self.respond(200, gzip.compress(body, mtime=0), "application/json", [("Content-Encoding", "gzip")])
         if head == "html" and not rest:
             page = b"<!doctype html>\n<html><head><title>Salvo</title></head><body><p>Not JSON.</p></body></html>\n"
             return self.respond(200, page, "text/html; charset=utf-8")
