@@ -165,7 +165,7 @@ extension PageDecoder where Item: Decodable {
     /// The page of a JSON object body holding the items and metadata under `keys`.
     @inlinable
     static func objectPage(of response: NetworkResponse, keys: KeyedPageBody<Item>.Keys, decoder: JSONDecoder) throws -> Page<Item> {
-        try decoder.decode(KeyedPageBody<Item>.self, from: response.data, configuration: keys).page
+        try decoder.decode(KeyedPageBody<Item>.self, from: response.data, configuration: keys.named(by: decoder)).page
     }
 }
 
