@@ -42,7 +42,7 @@ enum PagingSamples {
     static let nextPageHeader = PagingStrategy(
         firstPage: { call in call },
         nextPage: { page in
-            guard let next = page.response.head?.headers["X-Next-Page"] else { return nil }
+            guard let next = page.response.headers["X-Next-Page"] else { return nil }
             var call = page.baseCall
             call.endpoint = call.endpoint.setting(query: "p", to: next)
             return call

@@ -73,8 +73,8 @@ func showRepo(_ api: GitHubAPI) async {
 
 func rateLimit(_ api: GitHubAPI) async throws -> String? {
     let response = try await api.issues(in: "swiftlang/swift").response()
-    print(response.value.count, response.head?.statusCode ?? 0)
-    return response.head?.headers["X-RateLimit-Remaining"]
+    print(response.value.count, response.statusCode ?? 0)
+    return response.headers["X-RateLimit-Remaining"]
 }
 
 @MainActor final class IssuesViewModel {

@@ -109,4 +109,80 @@ import SalvoTesting
         #expect(pager.items.map(\.id) == Array(1...6))
         #expect(!pager.hasMore && pager.error == nil)
     }
+
+    // MARK: - A first page without the key
+
+    /// A pager over a list that answers every page with `body` and `headers`, logging to `log`.
+    private func pager(strategy: PagingStrategy, body: String, headers: HTTPHeaders = [:], log: Locked<[String]>) -> Pager<ListItem> {
+        let logging = LoggingAction { message in log.withLock { $0.append(message) } }
+        let server = ServerConfig(host: "api.example.com", actions: [logging], decoder: KeyStrategy.convertFromSnakeCase.decoder)
+        let firing = FiringFunction.mock { _ in .data(Data(body.utf8), headers: headers) }
+        return Pager(call: NetCall(server: server, endpoint: .get("/list"), firingFunction: firing), strategy: strategy, decoder: .object(), id: \ListItem.id)
+    }
+
+    private static let twoItems = #"[{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]"#
+
+    private func notices(_ log: Locked<[String]>) -> [String] {
+        log.withLock { $0 }.filter { $0.hasPrefix("Pager:") }
+    }
+
+    @Test func aFirstPageWithoutTheCursorKeyIsLoggedOnceNamingTheKeyAndThePagesKeys() async throws {
+        let log = Locked<[String]>([])
+        let pager = pager(strategy: .cursor(from: .body), body: #"{"items": \#(Self.twoItems), "nextPage": "abc"}"#, log: log)
+        try await withTimeout {
+            await pager.loadNextPage()
+            await pager.refresh()
+            await pager.refresh()
+        }
+        #expect(pager.items.count == 2 && !pager.hasMore)
+        let notices = notices(log)
+        #expect(notices.count == 1)
+        let notice = try #require(notices.first)
+        #expect(notice.contains(#""next_cursor""#))
+        #expect(notice.contains(#"the keys "items", "nextPage""#))
+        #expect(log.withLock { $0 }.count == 7, "a request and a response line per load, and the notice")
+    }
+
+    @Test func aNullCursorOnTheFirstPageIsTheServerSayingTheListEnds() async throws {
+        let log = Locked<[String]>([])
+        let pager = pager(strategy: .cursor(from: .body), body: #"{"items": \#(Self.twoItems), "next_cursor": null}"#, log: log)
+        try await withTimeout { await pager.loadNextPage() }
+        #expect(pager.items.count == 2 && !pager.hasMore)
+        #expect(log.withLock { $0 }.count == 2)
+        #expect(notices(log).isEmpty)
+    }
+
+    @Test(arguments: [
+        (PagingStrategy.cursor(from: .header("X-Next-Cursor")), ["X-Request-Id": "7"], "no X-Next-Cursor header"),
+        (PagingStrategy.linkHeader(), ["X-Request-Id": "7"], "no Link header"),
+        (PagingStrategy.linkHeader(), ["Link": #"</list?page=1>; rel="first", </list?page=1>; rel="last""#], #"has no rel="next" link"#),
+    ])
+    func aFirstPageWithoutTheHeaderIsLoggedOnce(_ strategy: PagingStrategy, headers: [String: String], expected: String) async throws {
+        let log = Locked<[String]>([])
+        let pager = pager(strategy: strategy, body: #"{"items": \#(Self.twoItems)}"#, headers: HTTPHeaders(headers.map { ($0.key, $0.value) }), log: log)
+        try await withTimeout {
+            await pager.loadNextPage()
+            await pager.refresh()
+        }
+        let notices = notices(log)
+        #expect(notices.count == 1)
+        #expect(notices.first?.contains(expected) == true, "\(notices)")
+        if headers["Link"] == nil {
+            #expect(notices.first?.contains(#""X-Request-Id""#) == true, "\(notices)")
+        } else {
+            #expect(notices.first?.contains(#"the relations "first", "last""#) == true, "\(notices)")
+        }
+    }
+
+    @Test func aListThatGoesOnIsNotLogged() async throws {
+        let log = Locked<[String]>([])
+        let logging = LoggingAction { message in log.withLock { $0.append(message) } }
+        let requests = Locked(0)
+        let server = ServerConfig(host: "api.example.com", actions: [logging], decoder: KeyStrategy.convertFromSnakeCase.decoder)
+        let call = NetCall(server: server, endpoint: .get("/list"), firingFunction: Self.snakeCaseList(total: 12, requests: requests))
+        let pager = Pager(call: call, strategy: .cursor(from: .body), decoder: .object(), id: \ListItem.id)
+        try await withTimeout { await pager.loadPagesUntilEndOrError() }
+        #expect(pager.items.count == 12)
+        #expect(notices(log).isEmpty)
+    }
 }
