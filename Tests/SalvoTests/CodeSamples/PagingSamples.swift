@@ -49,6 +49,13 @@ enum PagingSamples {
         }
     )
 
+    static func otherRelations(_ issuesCall: NetCall) async throws -> (URL?, [String]) {
+        let response = try await issuesCall.response()
+        let lastPage = response.links.url(forRelation: "last", relativeTo: response.url)
+        let relations = response.links.links.flatMap(\.relations)     // ["next", "last"]
+        return (lastPage, relations)
+    }
+
     // MARK: - Decoding pages
 
     struct PhotoList: Decodable, Sendable {
