@@ -148,7 +148,7 @@ struct CatalogTour {
         say("")
         do {
             let favourites = try await api.favourites().response()
-            say("Favourites (token added by AuthTokenAction, HTTP \(favourites.head?.statusCode ?? 0)): "
+            say("Favourites (token added by AuthTokenAction, HTTP \(favourites.statusCode ?? 0)): "
                 + favourites.value.items.map(\.title).joined(separator: ", "))
         } catch {
             throw Stop(message: "Could not load favourites: \(error)")

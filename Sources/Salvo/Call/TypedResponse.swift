@@ -3,13 +3,13 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A successful response with its body decoded: the value, and the head it came with (status,
-/// header fields and final URL: rate limits, ETags, pagination headers).
+/// A successful response with its body decoded: the value, and the status, header fields and
+/// final URL it came with (rate limits, ETags, pagination headers).
 ///
 /// ```swift
 /// let page = try await issuesCall.response()
 /// show(page.value)
-/// rateLimit = page.head?.headers["X-RateLimit-Remaining"]
+/// rateLimit = page.headers["X-RateLimit-Remaining"]
 /// ```
 ///
 /// Every property of the undecoded ``NetworkResponse`` reads through it (``subscript(dynamicMember:)``).
@@ -26,13 +26,13 @@ public struct TypedResponse<Value> {
         self.response = response
     }
 
-    /// The properties of the undecoded ``NetworkResponse``, read through: `head`, `data`,
-    /// `metrics`, `cacheStatus`.
+    /// The properties of the undecoded ``NetworkResponse``, read through: `statusCode`,
+    /// `headers`, `url`, `links`, `data`, `metrics`, `cacheStatus`.
     ///
     /// ```swift
     /// let issues = try await listIssues.response()
-    /// issues.head?.statusCode            // 200
-    /// issues.head?.headers["Link"]       // the next page
+    /// issues.statusCode                  // 200
+    /// issues.links.target(forRelation: "last")
     /// ```
     public subscript<Property>(dynamicMember keyPath: KeyPath<NetworkResponse, Property>) -> Property {
         response[keyPath: keyPath]

@@ -17,11 +17,32 @@ struct KeyedPageBody<Item: Decodable>: DecodableWithConfiguration {
 
         @usableFromInline
         init(items: String, totalCount: String?, totalPages: String?, nextCursor: String?, hasMore: String?) {
-            self.items = keyPath(items)
-            self.totalCount = totalCount.map(keyPath)
-            self.totalPages = totalPages.map(keyPath)
-            self.nextCursor = nextCursor.map(keyPath)
-            self.hasMore = hasMore.map(keyPath)
+            self.init(items: keyPath(items), totalCount: totalCount.map(keyPath), totalPages: totalPages.map(keyPath),
+                      nextCursor: nextCursor.map(keyPath), hasMore: hasMore.map(keyPath))
+        }
+
+        private init(items: [AnyKey], totalCount: [AnyKey]?, totalPages: [AnyKey]?, nextCursor: [AnyKey]?, hasMore: [AnyKey]?) {
+            self.items = items
+            self.totalCount = totalCount
+            self.totalPages = totalPages
+            self.nextCursor = nextCursor
+            self.hasMore = hasMore
+        }
+
+        /// These keys as a container decoded by `decoder` names them.
+        ///
+        /// The keys are the body's, as the server sends them; a key decoding strategy renames
+        /// the body's keys before a container sees them (`next_cursor` is `nextCursor` under
+        /// `.convertFromSnakeCase`), so each key is passed through the decoder's own strategy
+        /// first, and pages read the same under every strategy.
+        @usableFromInline
+        func named(by decoder: JSONDecoder) -> Keys {
+            if case .useDefaultKeys = decoder.keyDecodingStrategy { return self }
+            let probe = JSONDecoder()
+            probe.keyDecodingStrategy = decoder.keyDecodingStrategy
+            func rename(_ path: [AnyKey]) -> [AnyKey] { renamed(path, by: probe) }
+            return Keys(items: rename(items), totalCount: totalCount.map(rename), totalPages: totalPages.map(rename),
+                        nextCursor: nextCursor.map(rename), hasMore: hasMore.map(rename))
         }
     }
 
@@ -80,6 +101,34 @@ struct AnyKey: CodingKey, Sendable {
     @usableFromInline
     init?(intValue: Int) {
         nil
+    }
+}
+
+/// `path` as `decoder`'s key decoding strategy renames it: the strategy itself decodes a body
+/// holding only that path (`{"meta": {"next_cursor": 0}}`), so a custom strategy sees the same
+/// coding path it sees in a page. `path` as it is when the strategy fails.
+private func renamed(_ path: [AnyKey], by decoder: JSONDecoder) -> [AnyKey] {
+    var body: Any = 0
+    for key in path.reversed() { body = [key.stringValue: body] }
+    guard let data = try? JSONSerialization.data(withJSONObject: body),
+          let probe = try? decoder.decode(KeyPathProbe.self, from: data),
+          probe.path.count == path.count else { return path }
+    return probe.path
+}
+
+/// The keys of a body holding one key per level, as the decoder's container names them.
+private struct KeyPathProbe: Decodable {
+    let path: [AnyKey]
+
+    init(from decoder: any Decoder) throws {
+        var path: [AnyKey] = []
+        var container = try decoder.container(keyedBy: AnyKey.self)
+        while let key = container.allKeys.first {
+            path.append(key)
+            guard let nested = try? container.nestedContainer(keyedBy: AnyKey.self, forKey: key) else { break }
+            container = nested
+        }
+        self.path = path
     }
 }
 

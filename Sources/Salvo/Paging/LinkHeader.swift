@@ -6,17 +6,21 @@ import Foundation
 /// semicolons inside quotes or inside `<…>`, several relation types in one `rel`, any case in
 /// names. A malformed link is skipped; the others are kept.
 ///
+/// A response's links are ``NetworkResponse/links``; ``PagingStrategy/linkHeader(relation:)``
+/// follows one relation of them.
+///
 /// ```swift
-/// let header = LinkHeader(parsing: #"<https://api.example.com/items?page=3>; rel="next", </items?page=1>; rel="first""#)
+/// let header = LinkHeader(parsing: #"<https://api.example.com/items?page=3>; rel="next", </items?page=9>; rel="last""#)
 /// header.target(forRelation: "next")   // "https://api.example.com/items?page=3"
+/// header.url(forRelation: "last", relativeTo: response.url)   // https://api.example.com/items?page=9
 /// ```
-struct LinkHeader: Sendable, Hashable {
+public struct LinkHeader: Sendable, Hashable {
     /// One link: a target URI reference and its parameters.
-    struct Link: Sendable, Hashable {
+    public struct Link: Sendable, Hashable {
         /// The URI reference between `<` and `>`, absolute or relative, as sent.
-        let target: String
+        public let target: String
         /// The parameters by lowercased name, unquoted; the first of a repeated name wins (RFC 8288 §3).
-        let parameters: [String: String]
+        public let parameters: [String: String]
 
         /// A link from its parts.
         init(target: String, parameters: [String: String] = [:]) {
@@ -25,16 +29,17 @@ struct LinkHeader: Sendable, Hashable {
         }
 
         /// The relation types of `rel`, lowercased: `rel="next last"` has two.
-        var relations: [String] {
+        public var relations: [String] {
             (parameters["rel"] ?? "").lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         }
     }
 
     /// The links in the order they appear.
-    let links: [Link]
+    public let links: [Link]
 
-    /// Parses a `Link` header value; several header lines may be joined with commas first.
-    init(parsing value: String) {
+    /// Parses a `Link` header value; several header lines may be joined with commas first. A
+    /// value with no well-formed link (or an empty one) has no links.
+    public init(parsing value: String) {
         var scanner = Scanner(Array(value.unicodeScalars))
         var links: [Link] = []
         while !scanner.isAtEnd {
@@ -44,14 +49,21 @@ struct LinkHeader: Sendable, Hashable {
         self.links = links
     }
 
-    /// The target of the first link whose `rel` includes `relation` (any case).
-    func target(forRelation relation: String) -> String? {
+    /// The target of the first link whose `rel` includes `relation` (any case), as sent:
+    /// absolute or relative.
+    public func target(forRelation relation: String) -> String? {
         let relation = relation.lowercased()
         return links.first { $0.relations.contains(relation) }?.target
     }
 
-    /// The target of the first link with `relation`, resolved against `base` when it is relative.
-    func url(forRelation relation: String, relativeTo base: URL?) -> URL? {
+    /// The target of the first link with `relation` as an absolute URL, resolved against `base`
+    /// when it is relative (pass the response's ``NetworkResponse/url``).
+    ///
+    /// - Parameters:
+    ///   - relation: the relation type, in any case: `next`, `prev`, `first`, `last`, …
+    ///   - base: the URL a relative target is resolved against.
+    /// - Returns: `nil` when no link has the relation, or its target is not a URL.
+    public func url(forRelation relation: String, relativeTo base: URL?) -> URL? {
         guard let target = target(forRelation: relation) else { return nil }
         return URL(string: target, relativeTo: base)?.absoluteURL
     }

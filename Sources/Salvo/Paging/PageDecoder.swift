@@ -27,16 +27,20 @@ public struct PageDecoder<Item>: Sendable {
     }
 
     let body: Body
+    /// Where the body keeps the next page's cursor, as the server names it; `nil` when the
+    /// decoder does not say (a closure of yours, a bare array).
+    let nextCursorKey: String?
 
     /// A decoder from a closure; an error it throws that is not a ``NetworkError`` becomes
     /// ``NetworkError/decoding(_:)`` carrying the body.
     public init(_ decode: @escaping @Sendable (NetworkResponse) throws -> Page<Item>) {
-        body = .anywhere { response, _ in try decode(response) }
+        self.init(.anywhere { response, _ in try decode(response) })
     }
 
     @usableFromInline
-    init(_ body: Body) {
+    init(_ body: Body, nextCursorKey: String? = nil) {
         self.body = body
+        self.nextCursorKey = nextCursorKey
     }
 
     /// Decodes the body as `Body`, then makes a page of it with `transform`: for wrappers of any shape.
@@ -125,9 +129,11 @@ extension PageDecoder where Item: Decodable & SendableMetatype {
     /// A body that is a JSON object holding the items under `itemsKey` and, optionally, metadata,
     /// decoded where the response arrives.
     ///
-    /// Each key may be a dotted path into nested objects (`"meta.next_cursor"`). A metadata key
-    /// that is absent, `null` or of another type leaves that field `nil`; a missing items key is a
-    /// decoding error. Pass `nil` to ignore a metadata key.
+    /// Each key may be a dotted path into nested objects (`"meta.next_cursor"`), named as the
+    /// server sends it: the decoder's key decoding strategy (`.convertFromSnakeCase`, or your
+    /// own) renames the keys the same way it renames the body's, so pages read the same under
+    /// every strategy. A metadata key that is absent, `null` or of another type leaves that field
+    /// `nil`; a missing items key is a decoding error. Pass `nil` to ignore a metadata key.
     ///
     /// - Parameters:
     ///   - itemsKey: where the items array is.
@@ -146,7 +152,7 @@ extension PageDecoder where Item: Decodable & SendableMetatype {
         decoder: JSONDecoder? = nil
     ) -> PageDecoder {
         let keys = KeyedPageBody<Item>.Keys(items: itemsKey, totalCount: totalCountKey, totalPages: totalPagesKey, nextCursor: nextCursorKey, hasMore: hasMoreKey)
-        return PageDecoder(.anywhere { response, serverDecoder in try objectPage(of: response, keys: keys, decoder: decoder ?? serverDecoder) })
+        return PageDecoder(.anywhere { response, serverDecoder in try objectPage(of: response, keys: keys, decoder: decoder ?? serverDecoder) }, nextCursorKey: nextCursorKey)
     }
 }
 
@@ -165,7 +171,7 @@ extension PageDecoder where Item: Decodable {
     /// The page of a JSON object body holding the items and metadata under `keys`.
     @inlinable
     static func objectPage(of response: NetworkResponse, keys: KeyedPageBody<Item>.Keys, decoder: JSONDecoder) throws -> Page<Item> {
-        try decoder.decode(KeyedPageBody<Item>.self, from: response.data, configuration: keys).page
+        try decoder.decode(KeyedPageBody<Item>.self, from: response.data, configuration: keys.named(by: decoder)).page
     }
 }
 
@@ -199,7 +205,7 @@ extension PageDecoder where Item: Decodable {
         decoder: JSONDecoder? = nil
     ) -> PageDecoder {
         let keys = KeyedPageBody<Item>.Keys(items: itemsKey, totalCount: totalCountKey, totalPages: totalPagesKey, nextCursor: nextCursorKey, hasMore: hasMoreKey)
-        return PageDecoder(.onMainActor { response, serverDecoder in try objectPage(of: response, keys: keys, decoder: decoder ?? serverDecoder) })
+        return PageDecoder(.onMainActor { response, serverDecoder in try objectPage(of: response, keys: keys, decoder: decoder ?? serverDecoder) }, nextCursorKey: nextCursorKey)
     }
 }
 

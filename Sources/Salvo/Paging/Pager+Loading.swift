@@ -116,7 +116,9 @@ extension Pager {
         let outcome = decoded.map { page, response in
             let loaded = LoadedPage(page: page, index: load.index, itemsBefore: load.itemsBefore,
                                     call: load.call, baseCall: self.call, response: response)
-            return (page, Result { () throws(NetworkError) in try strategy.nextPage(after: loaded) })
+            let next = Result { () throws(NetworkError) in try strategy.nextPage(after: loaded) }
+            if loaded.index == 0, case .success(nil) = next { logMissingNextPageKey(of: loaded) }
+            return (page, next)
         }
         let cacheStatus = (try? decoded.get())?.1.cacheStatus
         loader.finish(id) { core, load in

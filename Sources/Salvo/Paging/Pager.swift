@@ -29,6 +29,8 @@ public final class Pager<Item: Sendable>: Sendable {
 
     let identify: Identify?
     let loader = Loader<Core, PageLoad>(Core())
+    /// Whether the pager said that a first page lacks what its strategy reads (said once).
+    let hasLoggedMissingKey = Locked(false)
 
     /// A pager that keeps every item the pages bring, duplicates included.
     ///

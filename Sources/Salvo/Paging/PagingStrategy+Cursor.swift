@@ -14,7 +14,8 @@ extension PagingStrategy {
     ///
     /// The list ends when there is no cursor (absent, `null` or empty), when ``Page/hasMore`` is
     /// `false`, or when the server returns the cursor it was just sent (which would load the same
-    /// page forever). Put a page size in the call's query if the server takes one.
+    /// page forever). Put a page size in the call's query if the server takes one. When the first
+    /// page has no cursor key (or header) at all, each ``LoggingAction`` of the call says so once.
     ///
     /// ```swift
     /// let pager = Pager(call: feedCall, strategy: .cursor(from: .body),
@@ -43,7 +44,13 @@ extension PagingStrategy {
                 var call = page.baseCall
                 call.endpoint = call.endpoint.setting(query: queryName, to: cursor)
                 return call
-            }
+            },
+            reading: {
+                switch source {
+                case .body: .cursorInBody
+                case .header(let name): .header(name)
+                }
+            }()
         )
     }
 }

@@ -10,7 +10,9 @@ extension PagingStrategy {
     /// The next page is the pager's own call with the link's path and query, so it keeps the
     /// call's method, headers, actions and firing function. The server's base path is not added
     /// again, and query items equal to the server's `defaultQuery` are not sent twice. The list
-    /// ends when no link has the relation.
+    /// ends when no link has the relation; when the first page has none, each ``LoggingAction`` of
+    /// the call says so once. Read the other relations (`last`, `prev`, `first`) with
+    /// ``NetworkResponse/links``.
     ///
     /// A link to another scheme, host or port than the call's server fails with
     /// ``NetworkError/invalidRequest(_:)`` and sends nothing: credentials and actions belong to
@@ -21,10 +23,10 @@ extension PagingStrategy {
         PagingStrategy(
             firstPage: { base in base },
             nextPage: { page throws(NetworkError) in
-                guard let value = page.response.headers["Link"],
-                      let target = LinkHeader(parsing: value).target(forRelation: relation) else { return nil }
+                guard let target = page.response.links.target(forRelation: relation) else { return nil }
                 return try call(page.baseCall, following: target, from: page)
-            }
+            },
+            reading: .link(relation: relation)
         )
     }
 

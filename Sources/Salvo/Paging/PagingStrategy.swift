@@ -13,7 +13,7 @@
 /// let custom = PagingStrategy(
 ///     firstPage: { call in call },
 ///     nextPage: { page in
-///         guard let next = page.response.head?.headers["X-Next-Page"] else { return nil }
+///         guard let next = page.response.headers["X-Next-Page"] else { return nil }
 ///         var call = page.baseCall
 ///         call.endpoint = call.endpoint.setting(query: "p", to: next)
 ///         return call
@@ -23,6 +23,20 @@
 public struct PagingStrategy: Sendable {
     private let first: @Sendable (NetCall) throws(NetworkError) -> NetCall
     private let next: @Sendable (LoadedPage) throws(NetworkError) -> NetCall?
+    /// What the strategy reads on a page to find the next one; a ``Pager`` whose first page
+    /// lacks it logs so, once. `nil` for a custom strategy, and for the counted ones, which end
+    /// on a short page when the metadata is missing.
+    let nextPageKey: NextPageKey?
+
+    /// What a page carries for a strategy to find the page after it.
+    enum NextPageKey: Sendable {
+        /// ``Page/nextCursor``, which the page decoder reads from the body.
+        case cursorInBody
+        /// The response header with this name.
+        case header(String)
+        /// The link of the `Link` header with this relation.
+        case link(relation: String)
+    }
 
     /// A strategy from two closures.
     ///
@@ -35,8 +49,18 @@ public struct PagingStrategy: Sendable {
         firstPage: @escaping @Sendable (NetCall) throws(NetworkError) -> NetCall,
         nextPage: @escaping @Sendable (LoadedPage) throws(NetworkError) -> NetCall?
     ) {
+        self.init(firstPage: firstPage, nextPage: nextPage, reading: nil)
+    }
+
+    /// A strategy from two closures that finds the next page in `nextPageKey`.
+    init(
+        firstPage: @escaping @Sendable (NetCall) throws(NetworkError) -> NetCall,
+        nextPage: @escaping @Sendable (LoadedPage) throws(NetworkError) -> NetCall?,
+        reading nextPageKey: NextPageKey?
+    ) {
         first = firstPage
         next = nextPage
+        self.nextPageKey = nextPageKey
     }
 
     /// The call that fetches the first page of `call`'s list.

@@ -1,8 +1,17 @@
 import Foundation
 
 extension Endpoint {
-    /// This endpoint with `items` appended to its query.
-    func adding(query items: [URLQueryItem]) -> Endpoint {
+    /// This endpoint with `items` appended to its query, in order: for a query built at run time,
+    /// and for a name without a value (`URLQueryItem(name: "flag", value: nil)` sends `?flag`).
+    ///
+    /// ```swift
+    /// let tags = ["swift", "c++"].map { URLQueryItem(name: "tag", value: $0) }
+    /// let search = Endpoint.get("/search").adding(query: tags + [URLQueryItem(name: "exact", value: nil)])
+    /// // GET /search?tag=swift&tag=c%2B%2B&exact
+    /// ```
+    ///
+    /// Names and values are sent as written: Salvo percent-encodes them when it builds the URL.
+    public func adding(query items: [URLQueryItem]) -> Endpoint {
         var copy = self
         copy.query += items
         return copy

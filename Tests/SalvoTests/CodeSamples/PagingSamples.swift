@@ -43,12 +43,19 @@ enum PagingSamples {
     static let nextPageHeader = PagingStrategy(
         firstPage: { call in call },
         nextPage: { page in
-            guard let next = page.response.head?.headers["X-Next-Page"] else { return nil }
+            guard let next = page.response.headers["X-Next-Page"] else { return nil }
             var call = page.baseCall
             call.endpoint = call.endpoint.setting(query: "p", to: next)
             return call
         }
     )
+
+    static func otherRelations(_ issuesCall: NetCall) async throws -> (URL?, [String]) {
+        let response = try await issuesCall.response()
+        let lastPage = response.links.url(forRelation: "last", relativeTo: response.url)
+        let relations = response.links.links.flatMap(\.relations)     // ["next", "last"]
+        return (lastPage, relations)
+    }
 
     // MARK: - Decoding pages
 

@@ -57,7 +57,7 @@ enum RecordReplaySamples {
         var old = api.cart()
         old.endpoint = .get("/old-cart")
         let moved = try await old.response()
-        #expect(moved.head?.url.path == "/v1/cart")                        // the redirect was followed
+        #expect(moved.url?.path == "/v1/cart")                        // the redirect was followed
         #expect(try await RecordReplaySamples.ShopAPI(firing: .mock(RecordReplaySamples.shopRoutes())).cart().value(as: Cart.self) == .empty)
     }
 

@@ -134,4 +134,24 @@ import Testing
         #expect(summary.value?.total == 42)
         #expect(pager.items.map(\.id) == Array(1...10))
     }
+
+    /// Issue 38 A1: the cursor route's keys are snake_case (`next_cursor`); under a server decoder
+    /// that converts them, every page arrives, not 5 of 23.
+    @Test(arguments: TransportUnderTest.all)
+    func aCursorListWithSnakeCaseKeysArrivesWholeUnderConvertFromSnakeCase(over transport: TransportUnderTest) async throws {
+        let key = uniqueKey()
+        let log = Locked<[String]>([])
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        var server = try await ServerConfig.loopback()
+        server.decoder = decoder
+        server.actions = [LoggingAction { message in log.withLock { $0.append(message) } }]
+        let call = NetCall(server: server, endpoint: .get("/list/\(key)/cursor", query: ["limit": "5", "total": "23"]), firingFunction: transport.firing)
+        let pager = Pager(call: call, strategy: .cursor(from: .body), decoder: .object(), id: \ListItem.id)
+        try await withTimeout { await pager.loadPagesUntilEndOrError() }
+        #expect(pager.items.map(\.id) == Array(1...23))
+        #expect(!pager.hasMore && pager.error == nil && pager.state.pageCount == 5)
+        #expect(try await LoopbackServer.count(path: "/list/\(key)/cursor") == 5)
+        #expect(!log.withLock { $0 }.contains { $0.hasPrefix("Pager:") })
+    }
 }

@@ -165,7 +165,7 @@ public struct MultipartUpload: Sendable {
 
     private func salvoReport(path: String, _ files: Files) async throws -> [String: Any] {
         let response = try await call(path, files).response()
-        return try Self.report(response.data, response.head?.httpURLResponse)
+        return try Self.report(response.data, response.httpURLResponse)
     }
 
     /// The raw side's request is Salvo's (same URL, method and headers) without its body stream.

@@ -35,7 +35,7 @@ import Testing
         call(.mock(.json(dune))).responsePublisher().subscribe(subscriber)
         let values = try await subscriber.waitForCompletion()
         #expect(values.count == 1)
-        #expect(values.first?.head?.statusCode == 200)
+        #expect(values.first?.statusCode == 200)
         #expect(try JSONDecoder().decode(Book.self, from: values.first?.data ?? Data()) == dune)
         #expect(subscriber.isFinished)
     }
@@ -79,7 +79,7 @@ import Testing
         typed.responsePublisher().subscribe(responses)
         let response = try #require(try await responses.waitForCompletion().first)
         #expect(response.value == dune)
-        #expect(response.head?.headers["etag"] == "\"v1\"")
+        #expect(response.headers["etag"] == "\"v1\"")
         #expect(responses.isFinished)
     }
 

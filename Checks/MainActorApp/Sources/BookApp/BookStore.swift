@@ -64,7 +64,7 @@ public final class BookStore {
     /// `fire { }` on an untyped call.
     public func loadStatus(_ id: Int, then done: @escaping (Int?) -> Void) {
         api.book(id).fire { result in
-            done(try? result.get().head?.statusCode)
+            done(try? result.get().statusCode)
         }
     }
 

@@ -81,7 +81,7 @@ public struct SalvoTransport: ClientTransport {
     static func whole(_ call: NetCall) async throws -> (HTTPResponse, HTTPBody?) {
         do {
             let response = try await call.response()
-            return (httpResponse(status: response.head?.statusCode ?? 200, of: response.head?.httpURLResponse), HTTPBody(response.data))
+            return (httpResponse(status: response.statusCode ?? 200, of: response.httpURLResponse), HTTPBody(response.data))
         } catch {
             return try answer(from: error)
         }
