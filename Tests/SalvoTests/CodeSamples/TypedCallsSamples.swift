@@ -74,7 +74,8 @@ func showRepo(_ api: GitHubAPI) async {
 func rateLimit(_ api: GitHubAPI) async throws -> String? {
     let response = try await api.issues(in: "swiftlang/swift").response()
     print(response.value.count, response.statusCode ?? 0)
-    return response.headers["X-RateLimit-Remaining"]
+    let remaining = response.headers["X-RateLimit-Remaining"]
+    return remaining
 }
 
 /// "Several calls at once, in an app target": a `Task` per call instead of `async let`.

@@ -100,7 +100,7 @@ extension BookAPI {
     /// A page decoder of the app's own that reads a header.
     public static var headerCountDecoder: PageDecoder<Int> {
         PageDecoder { response in
-            Page(items: [Int(response.head?.headers["X-Count"] ?? "") ?? 0])
+            Page(items: [Int(response.headers["X-Count"] ?? "") ?? 0])
         }
     }
 

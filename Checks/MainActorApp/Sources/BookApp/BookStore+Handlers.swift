@@ -31,7 +31,7 @@ extension BookStore {
 
     /// `fire(on:)` with a result, untyped and typed.
     public func loadOnQueue(_ id: Int, then done: @escaping @Sendable (Int?) -> Void) {
-        api.book(id).fire(on: .main) { result in done(try? result.get().head?.statusCode) }
+        api.book(id).fire(on: .main) { result in done(try? result.get().statusCode) }
     }
 
     /// `fire(on:)` is for code off the main actor: its types decode there, so they are not the
@@ -44,7 +44,7 @@ extension BookStore {
     public func loadTypedResponse(_ id: Int) async throws(APIError<APIProblem>) -> Int {
         let response = try await api.typedBook(id).response()
         shown.append(response.value)
-        return response.head?.statusCode ?? 0
+        return response.statusCode ?? 0
     }
 
     /// `download(to:progress:)` updating the model as the body arrives (Docs/Transfers.md).
