@@ -67,7 +67,10 @@ extension NetworkError: CustomStringConvertible {
         case .cannotConnectToHost:
             return "Could not connect to \(host) to request \(target); check that the server is running and that the host and port are right."
         case .timedOut:
-            return "The request to \(target) timed out before the server answered; try again, or raise the endpoint's timeout if the server is slow."
+            // No head is known: none came, or the transport did not hand it over (URLSession on
+            // Linux does not, when a whole-body call's body stalls), so the answer may have begun.
+            return "The request to \(target) timed out: no answer, or no more of it, arrived within the timeout; "
+                + "try again, or raise the endpoint's timeout if the server is slow."
         case .cannotFindHost, .dnsLookupFailed:
             return "The host \(host) could not be found; check the server's host name and the network's DNS."
         case .networkConnectionLost:

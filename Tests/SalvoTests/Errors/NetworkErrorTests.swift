@@ -54,12 +54,12 @@ import SalvoTesting
         .invalidRequest(RequestProblem(.port, "port 70000 is outside 1–65535")),
     ])
     func localizedDescriptionIsForPeopleAndDescriptionForDevelopers(_ error: NetworkError) {
-        #expect(error.description == error.userMessage)
+        #expect(error.localizedDescription == error.userMessage)
+        #expect(APIError<String>(error: error, body: nil).localizedDescription == error.localizedDescription)
         #expect(APIError<String>(error: error, body: nil).description == error.description)
-        #expect(APIError<String>(error: error, body: nil).description == error.description)
-        #expect(!error.description.contains("a.example"))
-        #expect(!error.description.contains("db down"))
-        #expect(error.description != error.description)
+        #expect(!error.localizedDescription.contains("a.example"))
+        #expect(!error.localizedDescription.contains("db down"))
+        #expect(error.localizedDescription != error.description)
     }
 
     /// A sentence that starts with a URL keeps the URL as written. Before the fix: "Https://a.example/x redirected…".

@@ -21,13 +21,15 @@ import Testing
         }
     }
 
-    /// A `200` head and one chunk, then 10 s of silence against a 1 s timeout: the error says the
-    /// body stalled and keeps the status. Before the fix: "timed out before the server answered",
-    /// and no status.
+    /// A `200` head and one chunk, then 10 s of silence against a 1 s timeout, read as a stream:
+    /// the error says the body stalled and keeps the status. Before the fix: "timed out before
+    /// the server answered", and no status.
     @Test(arguments: TransportUnderTest.all)
-    func aBodyThatStallsAfterItsHeadSaysSoAndKeepsTheStatus(over transport: TransportUnderTest) async throws {
+    func aStreamedBodyThatStallsAfterItsHeadSaysSoAndKeepsTheStatus(over transport: TransportUnderTest) async throws {
         let call = try await call("/stream/chunked", query: ["chunks": "2", "size": "16", "delay": "10"], timeout: 1, over: transport)
-        let error = try #require(await failure(of: call))
+        let (chunks, failure) = try await readAll(call.bytes())
+        #expect(chunks.reduce(0) { $0 + $1.count } == 16, "the first chunk arrived")
+        let error = try #require(failure)
         guard case .transport(let urlError) = error else {
             Issue.record("expected .transport(.timedOut), got \(error)")
             return
@@ -40,6 +42,26 @@ import Testing
         #expect(text.contains("status 200"), "keeps the status: \(text)")
         #expect(text.contains("stalled"), "says the body stalled: \(text)")
         #expect(!text.contains("before the server answered"), "the server did answer: \(text)")
+    }
+
+    /// The same read whole: it no longer claims the server never answered. URLSession on Linux
+    /// hands a whole-body call neither the head nor `task.response` when its body times out
+    /// (measured, Docs/Linux.md), so there the status is unknown.
+    @Test(arguments: TransportUnderTest.all)
+    func aWholeBodyThatStallsAfterItsHeadIsNotCalledUnanswered(over transport: TransportUnderTest) async throws {
+        let call = try await call("/stream/chunked", query: ["chunks": "2", "size": "16", "delay": "10"], timeout: 1, over: transport)
+        let error = try #require(await failure(of: call))
+        let text = error.description
+        #expect(text.contains("timed out") || text.contains("stalled"), "\(text)")
+        #expect(!text.contains("before the server answered"), "\(text)")
+        if transport.name == "URLSession" {
+            #if canImport(FoundationNetworking)
+            #expect(error.receivedStatusCode == nil, "Linux URLSession keeps the head of a whole-body call that timed out to itself")
+            #endif
+        } else {
+            #expect(error.receivedStatusCode == 200)
+            #expect(text.contains("stalled"), "\(text)")
+        }
     }
 
     /// The server reads the request and closes the connection without a byte. Before the fix:
