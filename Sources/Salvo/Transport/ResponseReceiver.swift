@@ -8,13 +8,13 @@ import FoundationNetworking
 ///
 /// Salvo implements it; a session calls it. The calls for one exchange never overlap and come in
 /// this order: ``receive(_:)-(ResponseHead)`` at most once, as soon as the status and headers are
-/// known; ``receive(_:)-(Data)`` for each body chunk; ``didSend(_:of:)``,
-/// ``didFollowRedirect()`` and ``didCollect(_:)`` any time before the end;
+/// known; ``receive(_:)-(Data)`` for each body chunk; `didSend(_:of:)`,
+/// `didFollowRedirect()` and `didCollect(_:)` any time before the end;
 /// then ``finish(_:)`` exactly once, with `nil` when the body arrived whole. A session that has
-/// the whole response at once may report it with ``finish(with:body:)`` instead.
+/// the whole response at once may report it with `finish(with:body:)` instead.
 ///
 /// A session that has a Foundation `URLResponse` hands it over as it is
-/// (``receive(_:)-(URLResponse)``); one that parses HTTP itself hands over a ``ResponseHead``
+/// (`receive(_:)` with a `URLResponse`); one that parses HTTP itself hands over a ``ResponseHead``
 /// made from the fields, and no `HTTPURLResponse` is built unless somebody asks for it.
 ///
 /// It is only where the exchange goes: what a session needs to know about the request besides
