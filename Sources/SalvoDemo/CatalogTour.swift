@@ -69,7 +69,7 @@ struct CatalogTour {
                 say("  \(update.title): \(update.summary)")
             }
         } catch {
-            throw Stop(message: "Live updates stopped: \(error.localizedDescription)")
+            throw Stop(message: "Live updates stopped: \(error)")
         }
     }
 
@@ -79,7 +79,7 @@ struct CatalogTour {
         say("Books, three pages of \(CatalogAPI.pageSize):")
         for _ in 1...3 {
             await pager.loadNextPage()
-            if let error = pager.error { throw Stop(message: "Could not load the catalogue: \(error.localizedDescription)") }
+            if let error = pager.error { throw Stop(message: "Could not load the catalogue: \(error)") }
         }
         for (index, book) in pager.items.enumerated() {
             say(String(format: "  %2d. ", index + 1) + "\(book.title) — \(book.author) (\(book.year))")
@@ -87,7 +87,7 @@ struct CatalogTour {
         say("  \(pager.state.pageCount) pages, \(pager.items.count) books, more to load: \(pager.hasMore ? "yes" : "no")")
 
         await pager.refresh()
-        if let error = pager.error { throw Stop(message: "Could not refresh: \(error.localizedDescription)") }
+        if let error = pager.error { throw Stop(message: "Could not refresh: \(error)") }
         say("")
         say("Pull to refresh: page 1 reloaded and replaced the list → \(pager.items.count) books, first \"\(pager.items.first?.title ?? "-")\"")
     }
@@ -107,7 +107,7 @@ struct CatalogTour {
             say("  and the catalogue was served from the cache (\(offline.cacheStatus?.description ?? "no cache status")): "
                 + "\(offline.value.items.count) books, first \"\(offline.value.items.first?.title ?? "-")\"")
         } catch {
-            throw Stop(message: "The cache did not serve the catalogue with the server gone: \(error.localizedDescription)")
+            throw Stop(message: "The cache did not serve the catalogue with the server gone: \(error)")
         }
     }
 
@@ -116,7 +116,7 @@ struct CatalogTour {
         guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return }
         let list = ObservedBookList(pager: api.bookPager())
         let shown = await list.run()
-        if let error = list.error { throw Stop(message: "Could not load the list: \(error.localizedDescription)") }
+        if let error = list.error { throw Stop(message: "Could not load the list: \(error)") }
         say("")
         say("PagingModel, the @Observable model a SwiftUI List holds: " + shown.joined(separator: "; "))
         // Only the items: loading flags of a load too quick to show (a replayed fixture) may be skipped.

@@ -37,7 +37,7 @@ if let liveURL = arguments.liveURL {
     do {
         environment = try CatalogEnvironment.live(baseURL: liveURL)
     } catch {
-        fail("\(error.localizedDescription)", code: 2)
+        fail("\(error)", code: 2)
     }
     origin = "live at \(liveURL)"
 }

@@ -20,7 +20,16 @@ import Testing
 /// #expect(spy.calls.map(\.endpoint) == [.get("/users/42")])
 /// ```
 public final class FiringSpy: Sendable {
-    private let state = Locked<(calls: [FiredCall], sent: [URLRequest])>(([], []))
+    /// What the spy recorded: the calls fired, the requests sent, and how many firings have
+    /// settled (their request reached the session, or they ended without one), which is what a
+    /// wait counts, so that a wait that returns finds every record it stands for.
+    private struct Records {
+        var calls: [FiredCall] = []
+        var sent: [URLRequest] = []
+        var settled = 0
+    }
+
+    private let state = Locked(Records())
     private let waiters = Waiters()
     private let answer: @Sendable (MockRequest) -> MockResponse
 
@@ -41,15 +50,23 @@ public final class FiringSpy: Sendable {
 
     /// The firing function to put in `NetCall.firingFunction`.
     public var firingFunction: FiringFunction {
-        let session = MockSession { request in
-            self.state.withLock { $0.sent.append(request.request) }
-            return self.answer(request)
-        }
-        return FiringFunction { call, channel in
+        FiringFunction { call, channel in
             self.state.withLock { $0.calls.append(FiredCall(call: call, request: try? call.urlRequest())) }
-            self.waiters.signal()
-            return FiringFunction.session(session)(call, channel)
+            // The firing settles once, at the first of: its request reaching the session (after
+            // the actions, which may take a while), or its end without a request.
+            let settle = Once { self.settled() }
+            let session = MockSession { request in
+                self.state.withLock { $0.sent.append(request.request) }
+                settle()
+                return self.answer(request)
+            }
+            return FiringFunction.session(session)(call, channel.onFinish { _ in settle() })
         }
+    }
+
+    private func settled() {
+        state.withLock { $0.settled += 1 }
+        waiters.signal()
     }
 
     /// Every call fired, in order.
@@ -63,23 +80,44 @@ public final class FiringSpy: Sendable {
 
     /// Forgets every recorded call and request.
     public func reset() {
-        state.withLock { $0 = ([], []) }
+        state.withLock { $0 = Records() }
+    }
+
+    /// Whether `count` firings have settled: each one's request is in ``sentRequests``, or it ended without one.
+    private func hasSettled(_ count: Int) -> Bool {
+        state.withLock { $0.settled >= count }
     }
 
     #if canImport(Testing)
-    /// Waits until at least `count` calls were fired and returns them; records a test issue at the
-    /// caller's line when `timeout` seconds pass first.
+    /// Waits until at least `count` calls were fired and each one's request reached the spy (it is
+    /// then in ``sentRequests``) or its firing ended without one (an unbuildable call, an action
+    /// that refused it), and returns the calls; records a test issue at the caller's line when
+    /// `timeout` seconds pass first.
     public func waitForCalls(_ count: Int, timeout: TimeInterval = 30, sourceLocation: SourceLocation = #_sourceLocation) async -> [FiredCall] {
-        if await !waiters.wait(timeout: timeout, until: { self.calls.count >= count }) {
+        if await !waiters.wait(timeout: timeout, until: { self.hasSettled(count) }) {
             Issue.record("expected \(count) fired calls within \(timeout) s, saw \(calls.count): \(calls)", sourceLocation: sourceLocation)
         }
         return calls
     }
     #else
-    /// Waits until at least `count` calls were fired (or `timeout` seconds pass) and returns them.
+    /// Waits until at least `count` calls were fired and each one's request reached the spy or
+    /// its firing ended without one (or `timeout` seconds pass), and returns them.
     public func waitForCalls(_ count: Int, timeout: TimeInterval = 30) async -> [FiredCall] {
-        _ = await waiters.wait(timeout: timeout, until: { self.calls.count >= count })
+        _ = await waiters.wait(timeout: timeout, until: { self.hasSettled(count) })
         return calls
     }
     #endif
+}
+
+/// Runs its closure the first time it is called, and never again.
+private final class Once: Sendable {
+    private let action: Locked<(@Sendable () -> Void)?>
+
+    init(_ action: @escaping @Sendable () -> Void) {
+        self.action = Locked(action)
+    }
+
+    func callAsFunction() {
+        action.withLock { $0.take() }?()
+    }
 }

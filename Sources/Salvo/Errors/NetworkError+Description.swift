@@ -3,13 +3,17 @@ import Foundation
 import FoundationNetworking
 #endif
 
-extension NetworkError: LocalizedError {
-    /// One or two sentences that say what went wrong and, where they can, what to do about it.
+extension NetworkError: CustomStringConvertible {
+    /// For the developer: one or two sentences that say what went wrong, naming the URL, the
+    /// status and the body, and, where they can, what to do about it. `print`, string
+    /// interpolation, `String(describing:)`, `String(reflecting:)`, `debugPrint` and Swift
+    /// Testing's "Caught error:" show it; the person using the app gets ``userMessage``, which is
+    /// also the `localizedDescription`.
     ///
     /// URLs and quoted bodies are shown with ``Redaction/default`` applied (secret query items,
     /// and JSON, form and multipart fields such as `access_token` or `password`), so a message
     /// can be logged.
-    public var errorDescription: String? {
+    public var description: String {
         switch self {
         case .invalidRequest(let problem):
             return Self.sentence("The request was not sent because its \(problem.part.rawValue) is invalid: \(problem.reason)")
@@ -40,14 +44,33 @@ extension NetworkError: LocalizedError {
     /// A transport failure as a sentence naming the URL and what to check.
     private static func describe(_ error: URLError) -> String {
         let target = shown(error.failingURL) ?? "the server"
+        let server = shown(error.failingURL).map { "The server at \($0)" } ?? "The server"
         let host = error.failingURL.flatMap { url in url.host.map { name in url.port.map { "\(name):\($0)" } ?? name } } ?? "the server's host"
+        if let status = error.receivedStatusCode {
+            switch error.code {
+            case .timedOut:
+                return "The response from \(target) stalled: its head arrived with status \(status), then its body stopped "
+                    + "before the timeout; check the server, or raise the endpoint's timeout if it sends its body slowly."
+            case .networkConnectionLost:
+                return "The connection to \(target) was lost after the server answered with status \(status), "
+                    + "before the body was complete; try again."
+            default:
+                break
+            }
+        }
+        if error.isClosedWithoutAnswer {
+            return "\(server) closed the connection without answering; check that the server is running well, and try again."
+        }
         switch error.code {
         case .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff:
             return "The device is offline, so \(target) could not be reached; check the network connection and try again."
         case .cannotConnectToHost:
             return "Could not connect to \(host) to request \(target); check that the server is running and that the host and port are right."
         case .timedOut:
-            return "The request to \(target) timed out before the server answered; try again, or raise the endpoint's timeout if the server is slow."
+            // No head is known: none came, or the transport did not hand it over (URLSession on
+            // Linux does not, when a whole-body call's body stalls), so the answer may have begun.
+            return "The request to \(target) timed out: no answer, or no more of it, arrived within the timeout; "
+                + "try again, or raise the endpoint's timeout if the server is slow."
         case .cannotFindHost, .dnsLookupFailed:
             return "The host \(host) could not be found; check the server's host name and the network's DNS."
         case .networkConnectionLost:
@@ -57,13 +80,13 @@ extension NetworkError: LocalizedError {
         case let code where secureConnectionCodes.contains(code):
             return "A secure (TLS) connection to \(host) could not be made; check the server's certificate and the device's clock."
         case .httpTooManyRedirects, .redirectToNonExistentLocation:
-            return "\(capitalized(target)) redirected too many times or to nowhere; check the server's redirects."
+            return "\(server) redirected too many times or to nowhere; check the server's redirects."
         case .badServerResponse:
-            return "\(capitalized(target)) sent a response that is not valid HTTP; check the server."
+            return "\(server) sent a response that is not valid HTTP; check the server."
         case .badURL, .unsupportedURL:
-            return "\(capitalized(target)) is not a URL the session can request; check the server's scheme and host."
+            return "The session cannot request \(target); check the server's scheme and host."
         case .userAuthenticationRequired, .userCancelledAuthentication:
-            return "\(capitalized(target)) asked for credentials the session could not supply; add them with an auth action."
+            return "\(server) asked for credentials the session could not supply; add them with an auth action."
         case .cannotDecodeContentData, .cannotDecodeRawData, .cannotParseResponse:
             return "The response from \(target) could not be read (its encoding or compression is broken); check the server."
         case .dataLengthExceedsMaximum, .resourceUnavailable, .zeroByteResource:
@@ -83,16 +106,14 @@ extension NetworkError: LocalizedError {
     ]
 
     private static func describe(_ error: any Error) -> String {
-        (error as? NetworkError)?.description ?? (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+        if let error = error as? NetworkError { return error.description }
+        if let carrier = error as? any NetworkErrorCarrier { return carrier.networkError.description }
+        return (error as? any LocalizedError)?.errorDescription ?? "\(error)"
     }
 
     /// `url` as a message may show it: secret query items hidden.
     private static func shown(_ url: URL?) -> String? {
         url.map { Redaction.default.redact($0).absoluteString }
-    }
-
-    private static func capitalized(_ text: String) -> String {
-        text.prefix(1).uppercased() + text.dropFirst()
     }
 
     /// `text` ending in exactly one full stop (or its own `?` or `!`).
@@ -105,12 +126,6 @@ extension NetworkError: LocalizedError {
         return body + "."
     }
 
-}
-
-extension NetworkError: CustomStringConvertible {
-    /// The same sentences as `localizedDescription`, secrets redacted; `debugPrint` and
-    /// `String(reflecting:)` show them too, so they show no more secrets than a log line.
-    public var description: String { errorDescription ?? "NetworkError" }
 }
 
 /// What a `DecodingError` means, in a phrase a person can act on.

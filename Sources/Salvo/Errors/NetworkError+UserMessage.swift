@@ -1,9 +1,15 @@
 import Foundation
 
+extension NetworkError: LocalizedError {
+    /// For the person using the app: ``userMessage``, one short sentence with no URL, status line
+    /// or body, as for ``APIError``. The developer's sentence, for logs, is ``description``.
+    public var errorDescription: String? { userMessage }
+}
+
 extension NetworkError {
     /// A short sentence for the person using the app: what happened, in plain words, with no URL,
-    /// status line or body. ``APIError``'s `localizedDescription` is this message; the full
-    /// developer description, for logs, is ``description``.
+    /// status line or body. It is the `localizedDescription` of both `NetworkError` and
+    /// ``APIError``; the full developer description, for logs, is ``description``.
     ///
     /// ```swift
     /// catch let error as NetworkError {

@@ -54,6 +54,31 @@ extension NetworkError {
         return nil
     }
 
+    /// The status of the response head the server sent before the call failed: the unacceptable
+    /// status of ``serverStatus(_:)``, the status of a refused response, or that of a head whose
+    /// body then stalled past the timeout or was cut off (``transport(_:)``); `nil` when no head
+    /// arrived. ``statusCode`` is set for unacceptable statuses only.
+    ///
+    /// ```swift
+    /// catch .transport(let error) where error.code == .timedOut {
+    ///     log("timed out; the server had answered \(NetworkError.transport(error).receivedStatusCode.map(String.init) ?? "nothing")")
+    /// }
+    /// ```
+    public var receivedStatusCode: Int? {
+        switch self {
+        case .serverStatus(let problem), .unacceptableResponse(let problem): return problem.statusCode
+        case .transport(let error): return error.receivedStatusCode
+        default: return nil
+        }
+    }
+
+    /// This error, a refused response's problem found in the body of `head`, with the head's
+    /// status, URL and headers filled in; any other error as it is.
+    func answered(by head: ResponseHead) -> NetworkError {
+        guard case .unacceptableResponse(let problem) = self else { return self }
+        return .unacceptableResponse(problem.answered(by: head))
+    }
+
     /// The body the server sent with an unacceptable status, a refused response or an
     /// undecodable one.
     public var responseBody: Data? {
@@ -149,6 +174,28 @@ extension NetworkError {
         var userInfo = urlError.userInfo
         userInfo[NSURLErrorFailingURLErrorKey] = requestURL
         self = .transport(URLError(urlError.code, userInfo: userInfo))
+    }
+}
+
+/// What Salvo adds to a transport error's `userInfo` about the exchange it ended, so that its
+/// description tells a stalled body from a silent server, and a hang-up from a garbled answer.
+extension URLError {
+    /// The `userInfo` key of the status of a head that arrived before the error.
+    static let receivedStatusCodeKey = "SalvoReceivedStatusCode"
+    /// The `userInfo` key set when the server closed the connection before a byte of its answer.
+    static let closedWithoutAnswerKey = "SalvoClosedWithoutAnswer"
+
+    /// The status of the head that arrived before the error; `nil` when none did.
+    var receivedStatusCode: Int? { userInfo[Self.receivedStatusCodeKey] as? Int }
+
+    /// Whether the server closed the connection before a byte of its answer arrived.
+    var isClosedWithoutAnswer: Bool { userInfo[Self.closedWithoutAnswerKey] as? Bool ?? false }
+
+    /// This error with `value` under `key` in its `userInfo`.
+    func adding(_ value: Any, forKey key: String) -> URLError {
+        var userInfo = self.userInfo
+        userInfo[key] = value
+        return URLError(code, userInfo: userInfo)
     }
 }
 

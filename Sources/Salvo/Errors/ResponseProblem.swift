@@ -25,7 +25,7 @@ public struct ResponseProblem: Sendable, CustomStringConvertible {
     /// What is wrong with the response, in words a person can act on.
     public let reason: String
     /// The response's HTTP status code; always set for ``NetworkError/serverStatus(_:)``, `nil`
-    /// where no single response is at hand (a stream's line too long, a list with too many pages).
+    /// where no single response is at hand (a list with too many pages).
     public let statusCode: Int?
     /// The URL that answered.
     public let url: URL?
@@ -81,6 +81,22 @@ public struct ResponseProblem: Sendable, CustomStringConvertible {
             body: outcome.data,
             underlying: underlying
         )
+    }
+
+    /// This problem found in the body of the response `head` began: its status, URL and headers
+    /// filled in where the problem had none (a line too long is found by a reader that never saw
+    /// the head).
+    func answered(by head: ResponseHead) -> ResponseProblem {
+        var problem = ResponseProblem(
+            reason,
+            statusCode: statusCode ?? head.statusCode,
+            url: url ?? head.url,
+            headers: headers.isEmpty ? head.headers : headers,
+            body: body,
+            underlying: underlying
+        )
+        problem.isRenewalFailure = isRenewalFailure
+        return problem
     }
 
     /// `"<url> answered with status <status>, but the response was refused: <reason>"`, the URL

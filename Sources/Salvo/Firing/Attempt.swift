@@ -221,6 +221,7 @@ final class Attempt: ResponseReceiver {
     func finish(_ error: (any Error)?) {
         let failure = error.map(failure)
         var outcome = withState { state in
+            let failure = failure.map { Self.telling($0, head: state.head, received: state.received) }
             // A streamed body went to the task; one kept for a pending decision waits for it, with
             // its head. Otherwise nothing reads them again: they move into the outcome.
             guard state.phase != .awaitingDecision else {
@@ -256,6 +257,23 @@ final class Attempt: ResponseReceiver {
             return .invalidRequest(RequestProblem(.body, reason))
         }
         return NetworkError(error, requestURL: request.url)
+    }
+
+    /// The codes a transport reports when the server closed the connection: URLSession's
+    /// (`badServerResponse` on Linux when not a byte came back) and another transport's.
+    private static let hangUpCodes: Set<URLError.Code> = [.badServerResponse, .networkConnectionLost, .zeroByteResource]
+
+    /// `failure` telling what of the answer had arrived, for its description: the status of a
+    /// head that came before a body stalled or dropped, or that the server hung up before a byte.
+    private static func telling(_ failure: NetworkError, head: ResponseHead?, received: Int64) -> NetworkError {
+        guard case .transport(let error) = failure else { return failure }
+        if let head, head.isHTTP {
+            return .transport(error.adding(head.statusCode, forKey: URLError.receivedStatusCodeKey))
+        }
+        if head == nil, received == 0, hangUpCodes.contains(error.code) {
+            return .transport(error.adding(true, forKey: URLError.closedWithoutAnswerKey))
+        }
+        return failure
     }
 
     private func handOn(_ outcome: AttemptOutcome) {

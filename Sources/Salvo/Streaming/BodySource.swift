@@ -26,6 +26,11 @@ struct ChunkReader: StreamReader {
     mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> Data? {
         try await reading.stream.buffer.next()
     }
+
+    /// The response head the body came with; throws the call's error when none arrived.
+    func head() async throws(NetworkError) -> ResponseHead {
+        try await reading.stream.buffer.head()
+    }
 }
 
 extension ResponseStream where Element == Data {

@@ -24,7 +24,13 @@ struct LineReader<Chunks: StreamReader<Data>>: StreamReader {
             pending = []
             nextPending = 0
             if let chunk = try await chunks.next(isolation: actor) {
-                pending = try splitter.lines(in: chunk)
+                do throws(NetworkError) {
+                    pending = try splitter.lines(in: chunk)
+                } catch {
+                    // The splitter never saw the head: name the URL and status it refused.
+                    guard let reader = chunks as? ChunkReader, let head = try? await reader.head() else { throw error }
+                    throw error.answered(by: head)
+                }
             } else {
                 isAtEnd = true
                 if let last = splitter.finish() { pending = [last] }

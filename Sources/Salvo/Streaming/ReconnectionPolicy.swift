@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// // The defaults: 3 s until the server sends `retry:`, doubling up to 30 s while connections
-/// // keep ending, 5 failures in a row at most, GET and other idempotent methods only.
+/// // keep failing, 5 failures in a row at most, GET and other idempotent methods only.
 /// for try await event in call.events() { … }
 ///
 /// // A server that sends a heartbeat comment every 15 s: 45 s of silence is a dropped connection.
@@ -20,12 +20,14 @@ import Foundation
 ///
 /// As the WHATWG standard has it, a stream reconnects when its body ends, whether the server
 /// closed it or the connection dropped, and waits the reconnection time first: the latest
-/// `retry:` the server sent, else ``delay``. Connections that keep ending soon after they opened
-/// wait longer each time, as the standard allows (an exponential backoff, so that a struggling
-/// server is not hammered): the reconnection time doubles with each reconnection up to
+/// `retry:` the server sent, else ``delay``. After a connection that worked (it opened and
+/// delivered an event, however it ended) the next attempt waits exactly that. Attempts that fail
+/// (no connection, or a connection that ended before its first event) wait longer each time, as
+/// the standard allows after a failed attempt (an exponential backoff, so that a struggling server
+/// is not hammered): the reconnection time doubles with each failed attempt up to
 /// ``maximumDelay``, less a random part of up to ``jitter`` of it so that many clients dropped at
-/// once do not come back at once, and never below the reconnection time. A connection that stayed
-/// open for ``backoffResetInterval`` starts the doubling over.
+/// once do not come back at once, and never below the reconnection time. A connection that
+/// delivered an event, or stayed open for ``backoffResetInterval``, starts the doubling over.
 ///
 /// Each connection goes through the call's firing function and actions, so a ``RetryAction``
 /// still retries a `503` within one connection. A status outside 200–299, a content type other
@@ -37,11 +39,12 @@ public struct ReconnectionPolicy: Sendable {
     /// that is still waited in full.
     public var maximumDelay: TimeInterval
     /// The share of a backed-off wait that is random, from 0 (none) to 1: 0.5, so a wait of 12 s
-    /// becomes one between 6 s and 12 s (never below the reconnection time). The first
-    /// reconnection after a lasting connection waits the reconnection time exactly.
+    /// becomes one between 6 s and 12 s (never below the reconnection time). A reconnection after
+    /// a connection that delivered events, or lasted, waits the reconnection time exactly.
     public var jitter: Double
-    /// Seconds a connection must stay open for the next reconnection to wait the reconnection
-    /// time again rather than a backed-off one: 60.
+    /// Seconds a connection that delivered no event (heartbeat comments only, say) must stay open
+    /// for the next reconnection to wait the reconnection time again rather than a backed-off
+    /// one: 60. A connection that delivered an event starts the backoff over however briefly it lasted.
     public var backoffResetInterval: TimeInterval
     /// Seconds without a single byte (an event, a comment, anything) after which a connection is
     /// taken as dropped and the stream reconnects; `nil`, the default, waits as long as the
@@ -108,7 +111,8 @@ public struct ReconnectionPolicy: Sendable {
     }
 
     /// The wait before a reconnection: `reconnectionTime` for the first since the backoff started
-    /// over (`attempt` 0), then doubling up to ``maximumDelay``, less up to ``jitter`` of it.
+    /// over (`attempt` 0: after a connection that worked), then doubling with each failed attempt
+    /// up to ``maximumDelay``, less up to ``jitter`` of it.
     func wait(before attempt: Int, reconnectionTime: TimeInterval) -> TimeInterval {
         guard attempt > 0, reconnectionTime > 0 else { return reconnectionTime }
         let ceiling = max(maximumDelay, reconnectionTime)

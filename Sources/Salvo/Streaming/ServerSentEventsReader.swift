@@ -18,12 +18,15 @@ extension ServerSentEvents {
         private var nextPending = 0
         /// Connections in a row that ended in a transport error before an event arrived on them.
         private var failures = 0
-        /// Reconnections since the backoff last started over.
+        /// Failed connections since the backoff last started over: each one waits longer.
         private var reconnections = 0
         /// When the current connection opened, on the policy's clock.
         private var openedAt: TimeInterval?
-        /// Whether an event arrived on the current connection, which then does not count as failed.
+        /// Whether an event arrived on the current connection, which then does not count as
+        /// failed, and is followed by the reconnection time exactly.
         private var hasEventOnConnection = false
+        /// The current connection's head, whose URL and status a refused body names.
+        private var connectionHead: ResponseHead?
         /// Whether the body of the current connection has ended, so the next one must wait first.
         private var mustWaitBeforeConnecting = false
         /// The wait already announced as ``EventStreamState/waitingToReconnect(seconds:)``, still to be waited.
@@ -82,7 +85,12 @@ extension ServerSentEvents {
                 return
             }
             idleWatch?.touch(at: policy.clock.now())
-            let events = try parser.parse(chunk)
+            let events: [ServerSentEvent]
+            do throws(NetworkError) {
+                events = try parser.parse(chunk)
+            } catch {
+                throw connectionHead.map { error.answered(by: $0) } ?? error
+            }
             if !events.isEmpty {
                 failures = 0
                 hasEventOnConnection = true
@@ -116,8 +124,14 @@ extension ServerSentEvents {
             defer { hasEventOnConnection = false }
             body = nil
             idleWatch = nil
+            connectionHead = nil
             parser.finish()
-            if let openedAt, policy.clock.now() - openedAt >= policy.backoffResetInterval {
+            // A connection that worked starts the backoff over: it delivered events, or stayed
+            // open long enough. Only failed ones (no connection, or one that ended before its first
+            // event) make the next wait longer (WHATWG: extra waiting after a failed attempt only).
+            if hasEventOnConnection {
+                reconnections = 0
+            } else if let openedAt, policy.clock.now() - openedAt >= policy.backoffResetInterval {
                 reconnections = 0
             }
             openedAt = nil
@@ -193,6 +207,7 @@ extension ServerSentEvents {
                 throw await Self.refusal(of: head, body: connection)
             }
             openedAt = policy.clock.now()
+            connectionHead = head
             body = ChunkReader(stream: connection)
             if reportsActivity { pending.append(.state(.open)) }
         }

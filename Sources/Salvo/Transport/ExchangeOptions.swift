@@ -8,7 +8,10 @@
 /// let options = ExchangeOptions(readsBodyAsItArrives: true, credentialHeaders: ["X-Api-Key"])
 /// _ = session.start(request, options: options, receiver: receiver)
 /// ```
-@_spi(Transport) public struct ExchangeOptions: Sendable, Hashable {
+///
+/// Its name is public so that a session written without `@_spi(Transport)` conforms to
+/// ``NetworkSession``; making and reading options is transport API.
+public struct ExchangeOptions: Sendable, Hashable {
     /// Whether the body is read as it arrives (a stream, or progress somebody listens to), so a
     /// session should report chunks as they come; `false` lets it collect the body first.
     @_spi(Transport) public var readsBodyAsItArrives: Bool

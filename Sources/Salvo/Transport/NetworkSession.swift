@@ -12,12 +12,25 @@ import FoundationNetworking
 ///   known, then the body in chunks, then the end. Streams, progress and head-first decisions
 ///   need it; Salvo always fires through it.
 /// - ``start(_:completion:)`` reports the whole exchange at once, as `URLSession`'s completion
-///   handlers do. A fake that implements only this keeps working: its answer reaches a receiver
-///   as a head, one chunk and the end.
+///   handlers do. A fake that implements only this keeps working, written with a plain
+///   `import Salvo`: its answer reaches a receiver as a head, one chunk and the end.
 ///
-/// Writing a session is transport API: a type that conforms imports Salvo with
-/// `@_spi(Transport) import Salvo`, which also brings `ExchangeOptions`, `ResponseReceiver` and
-/// `ResponseHead`'s initializers. Passing a session to ``FiringFunction/session(_:clock:)`` needs no such import.
+/// ```swift
+/// struct CannedSession: NetworkSession {
+///     struct Task: NetworkSessionTask { func cancel() {} }
+///
+///     func start(_ request: URLRequest, completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> any NetworkSessionTask {
+///         let response = request.url.flatMap { HTTPURLResponse(url: $0, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil) }
+///         completion(Data("{}".utf8), response, nil)
+///         return Task()
+///     }
+/// }
+/// ```
+///
+/// A session that reports as the exchange happens is transport API: it imports Salvo with
+/// `@_spi(Transport) import Salvo`, which brings `start(_:options:receiver:)`, the members of
+/// ``ExchangeOptions`` and ``ResponseReceiver`` and `ResponseHead`'s initializers. Passing a
+/// session to ``FiringFunction/session(_:clock:)`` needs no such import.
 ///
 /// ```swift
 /// struct TickerSession: NetworkSession {
@@ -52,7 +65,10 @@ public protocol NetworkSession: Sendable {
 
 extension NetworkSession {
     /// Reports the whole exchange from ``start(_:completion:)`` as a head, one chunk and the end.
-    @_spi(Transport) public func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+    ///
+    /// Public, not transport API, so that a session written with a plain `import Salvo` that
+    /// implements only ``start(_:completion:)`` conforms (an SPI default is no witness outside SPI).
+    public func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         if let collector = receiver as? ExchangeCollector, collector.isCompletionDefault {
             // The other default made this receiver: the session implements neither method.
             collector.finish(NetworkError.incompleteSetup(SetupProblem(

@@ -8,18 +8,22 @@ import FoundationNetworking
 ///
 /// Salvo implements it; a session calls it. The calls for one exchange never overlap and come in
 /// this order: ``receive(_:)-(ResponseHead)`` at most once, as soon as the status and headers are
-/// known; ``receive(_:)-(Data)`` for each body chunk; ``didSend(_:of:)``,
-/// ``didFollowRedirect()`` and ``didCollect(_:)`` any time before the end;
+/// known; ``receive(_:)-(Data)`` for each body chunk; `didSend(_:of:)`,
+/// `didFollowRedirect()` and `didCollect(_:)` any time before the end;
 /// then ``finish(_:)`` exactly once, with `nil` when the body arrived whole. A session that has
-/// the whole response at once may report it with ``finish(with:body:)`` instead.
+/// the whole response at once may report it with `finish(with:body:)` instead.
 ///
 /// A session that has a Foundation `URLResponse` hands it over as it is
-/// (``receive(_:)-(URLResponse)``); one that parses HTTP itself hands over a ``ResponseHead``
+/// (`receive(_:)` with a `URLResponse`); one that parses HTTP itself hands over a ``ResponseHead``
 /// made from the fields, and no `HTTPURLResponse` is built unless somebody asks for it.
 ///
 /// It is only where the exchange goes: what a session needs to know about the request besides
 /// the request itself comes in ``ExchangeOptions``.
-@_spi(Transport) public protocol ResponseReceiver: AnyObject, Sendable {
+///
+/// Its name is public so that a session written without `@_spi(Transport)`, implementing only
+/// ``NetworkSession/start(_:completion:)``, conforms through the default that reports to it; a
+/// session that reports to it itself is transport API, written with `@_spi(Transport) import Salvo`.
+public protocol ResponseReceiver: AnyObject, Sendable {
     /// Receives the response head: status, headers and final URL.
     func receive(_ head: ResponseHead)
 
@@ -27,16 +31,16 @@ import FoundationNetworking
     func receive(_ chunk: Data)
 
     /// Receives upload progress: `bytesSent` of the request body so far, of `bytesExpected` when known.
-    func didSend(_ bytesSent: Int64, of bytesExpected: Int64?)
+    @_spi(Transport) func didSend(_ bytesSent: Int64, of bytesExpected: Int64?)
 
     /// Hears that the session followed a redirect, for ``AttemptMetrics/redirectCount``; call it
     /// before the redirected exchange's head.
-    func didFollowRedirect()
+    @_spi(Transport) func didFollowRedirect()
 
     /// Receives the metrics `URLSession` collected for one of its tasks, for
     /// ``AttemptMetrics/taskMetrics``: a session that sends the exchange as several tasks (one per
     /// redirect) reports each task's.
-    func didCollect(_ taskMetrics: URLSessionTaskMetrics)
+    @_spi(Transport) func didCollect(_ taskMetrics: URLSessionTaskMetrics)
 
     /// Ends the exchange: `nil` when the whole response arrived, otherwise why it did not.
     func finish(_ error: (any Error)?)
@@ -46,7 +50,7 @@ import FoundationNetworking
     ///
     /// By default it makes exactly those three calls (no body chunk for an empty body); Salvo's
     /// attempt of a call that reads its body whole turns it into the outcome without keeping either.
-    func finish(with head: ResponseHead, body: Data)
+    @_spi(Transport) func finish(with head: ResponseHead, body: Data)
 }
 
 extension ResponseReceiver {

@@ -56,7 +56,7 @@ import SalvoTesting
         } catch {
             guard case .decoding(let failure) = error else { Issue.record("got \(error)"); return }
             #expect(failure.body.isEmpty)
-            #expect(error.localizedDescription == "The response has no body, so it could not be decoded as User; decode an optional "
+            #expect(error.description == "The response has no body, so it could not be decoded as User; decode an optional "
                 + "(User?) if the body may be empty, or use response() (Void in a typed call) if the endpoint returns nothing.")
         }
     }

@@ -104,7 +104,7 @@ func asyncUsage() async {
     } catch .serverStatus(let failure) where failure.statusCode == 404 {
         // not found
     } catch {
-        print(error.localizedDescription)
+        print(error)   // the developer's sentence; error.localizedDescription is the one for the user
     }
 }
 

@@ -108,7 +108,7 @@ enum PagingSamples {
         while pager.hasMore {
             await pager.loadNextPage()
             if let error = pager.error {
-                print("failed: \(error.localizedDescription)")
+                print("failed: \(error)")
                 return
             }
         }
@@ -139,7 +139,7 @@ enum PagingSamples {
         let profile = Refresher(call: NetCall(server: server, endpoint: .get("/me")), as: Profile.self)
         let screen = RefreshGroup([profile, photos])
         await screen.refresh()                  // both at once; returns when both are in
-        if let error = screen.error { print(error.localizedDescription) }
+        if let error = screen.error { print(error) }
         print(profile.value?.name ?? "-", photos.items.count)
     }
 

@@ -189,6 +189,8 @@ func starAndReadme(_ api: GitHubAPI) async throws(APIError<GitHubError>) -> Repo
         api.server.firingFunction = .unimplemented("the view should read from the cache")
         await withKnownIssue {
             _ = try? await api.repo("o", "r").value()
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.hasPrefix("Unimplemented: ") && $0.rawValue.contains("the view should read from the cache") }
         }
     }
 }

@@ -59,9 +59,9 @@ import SalvoTesting
     }
 
     @Test func eachNewCaseHasASentenceThatSaysWhoseFixItIs() {
-        let refused = NetworkError.refusedByAction(SigningKeyMissing()).localizedDescription
+        let refused = NetworkError.refusedByAction(SigningKeyMissing()).description
         #expect(refused == "The request was not sent because an action refused it: no signing key.")
-        let setup = NetworkError.incompleteSetup(SetupProblem(.route, "No mock route matches GET https://api.test/x")).localizedDescription
+        let setup = NetworkError.incompleteSetup(SetupProblem(.route, "No mock route matches GET https://api.test/x")).description
         #expect(setup.hasPrefix("The request could not be answered because the route setup is incomplete: No mock route matches"))
     }
 

@@ -25,7 +25,7 @@ import SalvoTesting
         struct Weird: Error {}
         guard case .transport(let error) = NetworkError(Weird()) else { Issue.record("not transport"); return }
         #expect(error.code == .unknown)
-        #expect(NetworkError(Weird()).localizedDescription.contains("Weird"))
+        #expect(NetworkError(Weird()).description.contains("Weird"))
     }
 
     @Test func networkErrorsPassThroughUnchanged() {
@@ -40,9 +40,36 @@ import SalvoTesting
         (NetworkError.cancelled, ["cancelled"]),
     ])
     func descriptionsTellAPersonWhatHappened(_ error: NetworkError, _ words: [String]) {
-        let text = error.localizedDescription
+        let text = error.description
         for word in words { #expect(text.contains(word), "\(text)") }
-        #expect(error.description == text)
+        #expect("\(error)" == text)
+    }
+
+    /// One rule for `NetworkError` and `APIError`: `localizedDescription` is for the person using
+    /// the app (the user message: no URL, no body), `description` for the developer. Before the
+    /// fix a `NetworkError`'s `localizedDescription` was the developer's text.
+    @Test(arguments: [
+        NetworkError.transport(URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: URL(string: "https://a.example/x?token=t0p")!])),
+        .serverStatus(ResponseProblem(statusCode: 500, url: URL(string: "https://a.example/x"), body: Data(#"{"message":"db down"}"#.utf8))),
+        .invalidRequest(RequestProblem(.port, "port 70000 is outside 1–65535")),
+    ])
+    func localizedDescriptionIsForPeopleAndDescriptionForDevelopers(_ error: NetworkError) {
+        #expect(error.localizedDescription == error.userMessage)
+        #expect(APIError<String>(error: error, body: nil).localizedDescription == error.localizedDescription)
+        #expect(APIError<String>(error: error, body: nil).description == error.description)
+        #expect(!error.localizedDescription.contains("a.example"))
+        #expect(!error.localizedDescription.contains("db down"))
+        #expect(error.localizedDescription != error.description)
+    }
+
+    /// A sentence that starts with a URL keeps the URL as written. Before the fix: "Https://a.example/x redirected…".
+    @Test(arguments: [URLError.Code.httpTooManyRedirects, .badServerResponse, .badURL, .userAuthenticationRequired])
+    func aURLThatStartsADescriptionKeepsItsScheme(_ code: URLError.Code) throws {
+        let url = try #require(URL(string: "https://a.example/x"))
+        let text = NetworkError.transport(URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url])).description
+        #expect(text.contains("https://a.example/x"), "\(text)")
+        #expect(!text.contains("Https://"), "\(text)")
+        #expect(text.first?.isUppercase == true, "\(text)")
     }
 
     @Test(arguments: [URLError.Code.timedOut, .networkConnectionLost, .cannotConnectToHost, .unknown])
@@ -72,14 +99,14 @@ import SalvoTesting
 
     @Test func decodingDescriptionNamesTheTypeAndShowsTheBody() {
         let failure = DecodingProblem(URLError(.cannotDecodeContentData), body: Data("<html>".utf8), type: [Int].self)
-        let text = NetworkError.decoding(failure).localizedDescription
+        let text = NetworkError.decoding(failure).description
         #expect(text.contains("Array<Int>"))
         #expect(text.contains("<html>"))
     }
 
     @Test func longBodiesAreCutInDescriptions() {
         let body = Data(String(repeating: "x", count: 5_000).utf8)
-        let text = NetworkError.serverStatus(ResponseProblem(statusCode: 500, url: nil, body: body)).localizedDescription
+        let text = NetworkError.serverStatus(ResponseProblem(statusCode: 500, url: nil, body: body)).description
         #expect(text.count < 400)
         #expect(NetworkError.serverStatus(ResponseProblem(statusCode: 500, url: nil, body: body)).responseBody == body)
     }

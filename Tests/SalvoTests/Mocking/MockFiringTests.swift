@@ -100,7 +100,7 @@ import SalvoTesting
         let folder = try TemporaryFolder()
         let bundle = try #require(Bundle(url: folder.url))
         let error = await #expect(throws: NetworkError.self) { try await Self.call(.mock(.resource("nope.json", in: bundle))).response() }
-        #expect(error?.localizedDescription.contains("nope.json") == true)
+        #expect(error?.description.contains("nope.json") == true)
     }
 
     @Test(arguments: [
@@ -113,7 +113,7 @@ import SalvoTesting
         let file = folder.url.appendingPathComponent(name)
         if let contents { try Data(contents.utf8).write(to: file) }
         let error = await #expect(throws: NetworkError.self) { try await Self.call(.mock(.file(file))).response() }
-        let description = error?.localizedDescription ?? ""
+        let description = error?.description ?? ""
         #expect(description.contains(file.path))
         #expect(description.contains(message))
     }

@@ -106,7 +106,10 @@ import SalvoTesting
         #expect(noRoute.message.hasSuffix("(of 5). Add a route for this request or change one of these."))
         #expect(!noRoute.message.contains("DELETE"))
 
-        guard case .failure(let search) = routes.match(URLRequest(url: URL(string: "https://h.example/v1/search?page=1") ?? URL(fileURLWithPath: "/"))) else { return }
+        guard case .failure(let search) = routes.match(URLRequest(url: URL(string: "https://h.example/v1/search?page=1") ?? URL(fileURLWithPath: "/"))) else {
+            Issue.record("GET /v1/search?page=1 matched a route whose query needs q")
+            return
+        }
         #expect(search.message.contains("GET /search?q=* — its query has no q"))
     }
 

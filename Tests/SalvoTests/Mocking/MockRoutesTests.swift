@@ -114,7 +114,7 @@ import SalvoTesting
         // Like an action refusing a request: the task started, no response handler runs for an invalid request.
         #expect(events == [.task, .error(.incompleteSetup(SetupProblem(.route, ""))), .errorData(nil)])
         let error = await #expect(throws: NetworkError.self) { try await call.response() }
-        let message = error?.localizedDescription ?? ""
+        let message = error?.description ?? ""
         #expect(message.contains("DELETE https://api.example.com/users/9?force=1"))
         #expect(message.contains("GET /users"))
     }
@@ -122,7 +122,7 @@ import SalvoTesting
     @Test func anEmptyTableNeverHangs() async {
         let call = NetCall(server: ServerConfig(host: "x.example"), endpoint: .get("/"), callbackQueue: .immediate, firingFunction: .mock(MockRoutes()))
         let error = await #expect(throws: NetworkError.self) { try await call.response() }
-        #expect(error?.localizedDescription.contains("routes: none") == true)
+        #expect(error?.description.contains("routes: none") == true)
     }
 }
 

@@ -28,7 +28,7 @@ import SalvoTesting
         let call = NetCall(server: Self.server, endpoint: .get("/x"), callbackQueue: .immediate, firingFunction: firing)
         _ = try? await call.response()
         let error = await #expect(throws: NetworkError.self) { try await call.response() }
-        #expect(error?.localizedDescription.contains("used up: it gives 1 answers and this was call 2") == true)
+        #expect(error?.description.contains("used up: it gives 1 answers and this was call 2") == true)
     }
 
     @Test func theFirstCallsFailThenTheRouteSucceedsSoARetryActionGetsThrough() async throws {
@@ -63,7 +63,7 @@ import SalvoTesting
         let call = NetCall(server: Self.server, endpoint: .get("/cart"), callbackQueue: .immediate,
                            firingFunction: .mock(MockRoutes([.get("/cart", .text("tea")).when(cart, is: "filled")])))
         let error = await #expect(throws: NetworkError.self) { try await call.response() }
-        #expect(error?.localizedDescription.contains(#"scenario cart is "filled": scenario cart is "empty""#) == true)
+        #expect(error?.description.contains(#"scenario cart is "filled": scenario cart is "empty""#) == true)
     }
 
     @Test func sequencesKeepTheirOwnAndTheOuterLatency() {

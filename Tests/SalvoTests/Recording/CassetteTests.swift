@@ -28,7 +28,7 @@ import SalvoTesting
         do {
             return String(decoding: try await call.response().data, as: UTF8.self)
         } catch {
-            return "error: \(error.localizedDescription)"
+            return "error: \(error.description)"
         }
     }
 

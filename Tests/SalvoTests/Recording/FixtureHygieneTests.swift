@@ -23,7 +23,7 @@ import SalvoTesting
         let call = NetCall(server: Self.server, endpoint: .get("/thing"), callbackQueue: .immediate, firingFunction: .replaying(from: folder.url))
         try Data(Self.fixture(version: version).utf8).write(to: folder.url.appendingPathComponent(try call.fixtureFileName()))
         let error = await #expect(throws: NetworkError.self) { try await call.response() }
-        #expect(error?.localizedDescription.contains(message) == true, "\(String(describing: error?.localizedDescription))")
+        #expect(error?.description.contains(message) == true, "\(String(describing: error?.description))")
     }
 
     @Test func aVersion1FixtureWrittenByHandStillLoads() async throws {
@@ -91,7 +91,7 @@ import SalvoTesting
         let call = NetCall(server: Self.server, endpoint: .get("/thing"), callbackQueue: .immediate, firingFunction: .replaying(from: folder.url))
         try Data(contents.utf8).write(to: folder.url.appendingPathComponent(try call.fixtureFileName()))
         let error = await #expect(throws: NetworkError.self) { try await call.response() }
-        #expect(error?.localizedDescription.contains(message) == true, "\(String(describing: error?.localizedDescription))")
+        #expect(error?.description.contains(message) == true, "\(String(describing: error?.description))")
     }
 
     @Test func nullOptionalFieldsReadAsAbsent() throws {

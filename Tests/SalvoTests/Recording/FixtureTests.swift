@@ -165,7 +165,7 @@ import SalvoTesting
         let call = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/missing", query: ["a": "1"]), callbackQueue: .immediate,
                            firingFunction: .replaying(from: folder.url))
         let error = await #expect(throws: NetworkError.self) { try await call.response() }
-        let message = error?.localizedDescription ?? ""
+        let message = error?.description ?? ""
         #expect(message.contains("GET https://h.example/missing?a=1"))
         #expect(message.contains(folder.url.path))
         #expect(message.contains("GET_missing_"))
@@ -192,7 +192,7 @@ import SalvoTesting
         for firing in [FiringFunction.replaying(from: folder.url), .mock(.fixture(file))] {
             let call = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/thing"), callbackQueue: .immediate, firingFunction: firing)
             let error = await #expect(throws: NetworkError.self) { try await call.response() }
-            let description = error?.localizedDescription ?? ""
+            let description = error?.description ?? ""
             #expect(description.contains(file.path), "\(description)")
             #expect(description.contains(message), "\(description)")
         }
@@ -206,7 +206,7 @@ import SalvoTesting
         try Data(other.utf8).write(to: file)
         let call = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/thing"), callbackQueue: .immediate, firingFunction: .replaying(from: folder.url))
         let error = await #expect(throws: NetworkError.self) { try await call.response() }
-        #expect(error?.localizedDescription.contains("was recorded for GET https://h.example/other") == true)
+        #expect(error?.description.contains("was recorded for GET https://h.example/other") == true)
     }
 
     @Test func anUnwritableFolderFailsTheRecordingCallNamingTheFile() async throws {
@@ -216,7 +216,7 @@ import SalvoTesting
         let call = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/x"), callbackQueue: .immediate,
                            firingFunction: .recording(to: blocker, through: ScriptedSession(.status(200))))
         let error = await #expect(throws: NetworkError.self) { try await call.response() }
-        #expect(error?.localizedDescription.contains(blocker.path) == true)
+        #expect(error?.description.contains(blocker.path) == true)
     }
 
     @Test func transportFailuresPassThroughAndAreNotRecorded() async throws {

@@ -101,6 +101,6 @@ import SalvoTesting
     func badArchivesFailWithAMessageAndNeverCrash(document: String, message: String) throws {
         let folder = try TemporaryFolder()
         let error = #expect(throws: NetworkError.self) { try HTTPArchive.importFixtures(from: Data(document.utf8), into: folder.url) }
-        #expect(error?.localizedDescription.contains(message) == true, "\(String(describing: error?.localizedDescription))")
+        #expect(error?.description.contains(message) == true, "\(String(describing: error?.description))")
     }
 }

@@ -128,8 +128,8 @@ import SalvoTesting
         )
         try Data(text.utf8).write(to: file)
         let error = #expect(throws: NetworkError.self) { try Fixture.load(from: file) }
-        #expect(error?.localizedDescription.contains(message) == true, "\(String(describing: error?.localizedDescription))")
-        #expect(error?.localizedDescription.contains(file.path) == true)
+        #expect(error?.description.contains(message) == true, "\(String(describing: error?.description))")
+        #expect(error?.description.contains(file.path) == true)
     }
 
     @Test func aSecretEchoedInAStreamIsRedactedAndTheChunksFollowTheNewLengths() async throws {

@@ -148,8 +148,8 @@ import FoundationNetworking
         time.advance(by: 1)
         #expect(await time.waitForSleepers(1))
         #expect(session.requests.count == 2)
-        #expect(time.sleeps == [7, 14], "the retry time outlives the connection that set it, doubled for a short-lived connection")
-        time.advance(by: 14)
+        #expect(time.sleeps == [7, 7], "the retry time outlives the connection that set it, and is not doubled after a connection that delivered an event")
+        time.advance(by: 7)
 
         let (received, error) = try await reading.value
         #expect(received.map(\.data) == ["a", "b"])
@@ -175,18 +175,20 @@ import FoundationNetworking
         #expect(time.waits == [3, 6, 12, 20, 20])
     }
 
-    /// The second connection stays open for the reset interval: the doubling starts over after it.
+    /// Connections that deliver no event (heartbeat comments only) back off; the second stays
+    /// open for the reset interval, so the doubling starts over after it.
     @Test func aConnectionThatStayedOpenStartsTheBackoffOver() async throws {
         let time = TestClock()
-        let session = ScriptedStreamSession([.events("data: a\n\n"), .events("data: b\n\n"), .events("data: c\n\n"), .events("data: d\n\n"), Self.noContent])
-        let events = call(session).events(reconnection: ReconnectionPolicy(jitter: 0, backoffResetInterval: 60, clock: time.clock))
+        let session = ScriptedStreamSession([.events(": a\n\n"), .events(": b\n\n"), .events(": c\n\n"), .events(": d\n\n"), Self.noContent])
+        let activity = call(session).events(reconnection: ReconnectionPolicy(jitter: 0, backoffResetInterval: 60, clock: time.clock)).activity
         let reading = Task {
-            var received: [String] = []
-            for try await event in events {
-                received.append(event.data)
-                if event.data == "b" { time.advance(by: 60) }
+            var comments: [String] = []
+            for try await next in activity {
+                guard case .comment(let text) = next else { continue }
+                comments.append(text)
+                if text == "b" { time.advance(by: 60) }
             }
-            return received
+            return comments
         }
         for wait in [3.0, 3, 6, 12] {
             #expect(await time.waitForSleepers(1))
@@ -194,6 +196,42 @@ import FoundationNetworking
         }
         #expect(try await reading.value == ["a", "b", "c", "d"])
         #expect(time.sleeps == [3, 3, 6, 12], "3, 6, 12, 24 without the lasting connection")
+    }
+
+    /// Connections that opened and delivered events, then dropped or ended: each reconnection
+    /// waits the server's `retry:` exactly, whatever the jitter would draw (WHATWG: extra waiting
+    /// only after a failed attempt). Before the fix: 0.7, then up to 1.4, 2.8, 5.6.
+    @Test(arguments: [0.0, 0.5, 0.99])
+    func aConnectionThatDeliveredEventsIsFollowedByTheServersRetryExactly(random: Double) async throws {
+        let time = TestClock()
+        let dropped: (String) -> [Step] = { [.eventStreamHead, .text($0), .fail(.networkConnectionLost)] }
+        let session = ScriptedStreamSession([dropped("retry: 700\ndata: a\n\n"), dropped("data: b\n\n"), dropped("data: c\n\n"), .events("data: d\n\n"), Self.noContent])
+        var policy = ReconnectionPolicy(clock: time.clock)
+        policy.randomFraction = { random }
+        let events = call(session).events(reconnection: policy)
+        let reading = Task { try await readAll(events) }
+        for _ in 0..<4 {
+            #expect(await time.waitForSleepers(1))
+            time.advance(by: try #require(time.sleeps.last))
+        }
+        let (received, error) = try await reading.value
+        #expect(received.map(\.data) == ["a", "b", "c", "d"])
+        #expect(error == nil)
+        #expect(time.sleeps == [0.7, 0.7, 0.7, 0.7])
+    }
+
+    /// Failed attempts after a connection that worked back off from the reconnection time again.
+    @Test func failuresAfterAConnectionThatWorkedBackOffFromTheReconnectionTime() async throws {
+        let time = RecordingClock()
+        let session = ScriptedStreamSession([
+            [.eventStreamHead, .text("retry: 700\ndata: a\n\n"), .fail(.networkConnectionLost)],
+            [.fail(.cannotConnectToHost)], [.fail(.cannotConnectToHost)],
+            .events("data: b\n\n"), [.fail(.cannotConnectToHost)], Self.noContent,
+        ])
+        let (received, error) = try await readAll(call(session).events(reconnection: ReconnectionPolicy(jitter: 0, clock: time.clock)))
+        #expect(received.map(\.data) == ["a", "b"])
+        #expect(error == nil)
+        #expect(time.waits == [0.7, 1.4, 2.8, 0.7, 1.4])
     }
 
     @Test func backedOffWaitsAreJitteredButNeverShorterThanTheReconnectionTime() async throws {
@@ -217,9 +255,11 @@ import FoundationNetworking
         #expect(await eventually { session.cancellations == 1 })
         #expect(await time.waitForSleepers(1))
         time.advance(by: 3)
-        // The second connection ends at once: its own idle watch stops, the backed-off wait begins.
-        #expect(await eventually { time.sleeps.last == 6 && time.sleeperCount == 1 })
-        time.advance(by: 6)
+        // The second connection delivers its event and ends at once: its own idle watch stops, and
+        // the reconnection time is waited again, not a backed-off one (it worked).
+        #expect(await eventually { time.sleeps.filter { $0 == 3 }.count == 2 && time.sleeperCount == 1 })
+        #expect(!time.sleeps.contains(6), "no backed-off wait: \(time.sleeps)")
+        time.advance(by: 3)
         let (received, error) = try await reading.value
         #expect(received.map(\.data) == ["a", "b"])
         #expect(error == nil)

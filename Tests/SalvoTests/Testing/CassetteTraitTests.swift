@@ -41,7 +41,7 @@ import SalvoTesting
         let call = NetCall(server: ServerConfig(host: "api.example.com"), endpoint: .get("/x/\(index)"), callbackQueue: .immediate,
                            firingFunction: cassette.firingFunction)
         let error = await #expect(throws: NetworkError.self) { try await call.response() }
-        #expect(error?.localizedDescription.contains("parallelCasesEachGetTheirOwnCassette") == true)
+        #expect(error?.description.contains("parallelCasesEachGetTheirOwnCassette") == true)
     }
 }
 

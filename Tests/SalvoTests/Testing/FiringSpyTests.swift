@@ -60,4 +60,29 @@ import SalvoTesting
         spy.reset()
         #expect(spy.calls.isEmpty && spy.sentRequests.isEmpty)
     }
+
+    /// An action that lets the firing return before the request reaches the spy's session.
+    struct Yielding: NetworkAction {
+        func prepare(_ request: URLRequest, for call: NetCall) async throws -> URLRequest {
+            await Task.yield()
+            return request
+        }
+    }
+
+    @Test(arguments: 0..<50)
+    func aWaitThatReturnsFindsTheSentRequestRecorded(round: Int) async {
+        let spy = FiringSpy()
+        let call = NetCall(server: ServerConfig(host: "h.example"), endpoint: .get("/r\(round)"), actions: [Yielding()], callbackQueue: .immediate, firingFunction: spy.firingFunction)
+        call.fire()
+        #expect(await spy.waitForCalls(1).count == 1)
+        #expect(spy.sentRequests.map { $0.url?.path } == ["/r\(round)"])
+    }
+
+    @Test func aWaitReturnsForACallThatEndsBeforeReachingTheSession() async {
+        let spy = FiringSpy()
+        let call = NetCall(server: ServerConfig(host: "bad host"), endpoint: .get("/"), callbackQueue: .immediate, firingFunction: spy.firingFunction)
+        call.fire()
+        #expect(await spy.waitForCalls(1, timeout: 5).count == 1)
+        #expect(spy.sentRequests.isEmpty)
+    }
 }

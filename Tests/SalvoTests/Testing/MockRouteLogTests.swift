@@ -47,11 +47,16 @@ import SalvoTesting
     @Test func verifyRecordsAnIssuePerProblemInSwiftTesting() async {
         let log = MockRouteLog()
         await Self.fire(.put("/cart"), Self.table(log))
+        let expected = log.problems(strict: true)
+        #expect(expected.contains { $0.hasPrefix("Unexpected request PUT") } && expected.contains { $0.hasPrefix("Route ") }, "\(expected)")
+        let recorded = Locked<[String]>([])
         withKnownIssue {
             log.verify(strict: true)
         } matching: { issue in
-            issue.comments.contains { $0.rawValue.hasPrefix("Unexpected request PUT") || $0.rawValue.hasPrefix("Route ") }
+            recorded.withLock { $0 += issue.comments.map(\.rawValue) }
+            return issue.comments.contains { expected.contains($0.rawValue) }
         }
+        #expect(recorded.withLock { $0 } == expected, "one issue per problem, each problem once")
     }
 
     @Test func verifyCallsTheFailureClosureForXCTest() async {
@@ -86,13 +91,20 @@ import SalvoTesting
     @Test func eachProblemBecomesAnIssueAtTheEndOfTheTest() async throws {
         let trait = MockRouteLogTrait.verifiesMockRoutes(strict: true)
         let test = try #require(Test.current)
+        let expected = [
+            "Unexpected request PUT https://shop.example/v1/cart: no mock route matched it.",
+            "Route GET /cart was never used; remove it or fire the call it stands for.",
+        ]
+        let recorded = Locked<[String]>([])
         try await withKnownIssue {
             try await trait.provideScope(for: test, testCase: nil) {
-                guard let log = MockRouteLog.current else { return }
+                let log = try #require(MockRouteLog.current)
                 await MockRouteLogTests.fire(.put("/cart"), .mock(MockRoutes(under: "/v1", [.get("/cart", .status(200))]).logging(into: log)))
             }
         } matching: { issue in
-            issue.comments.contains { $0.rawValue.hasPrefix("Unexpected request PUT") || $0.rawValue == "Route GET /cart was never used; remove it or fire the call it stands for." }
+            recorded.withLock { $0 += issue.comments.map(\.rawValue) }
+            return issue.comments.contains { expected.contains($0.rawValue) }
         }
+        #expect(recorded.withLock { $0 } == expected, "the trait records each problem once, at the end of the test")
     }
 }

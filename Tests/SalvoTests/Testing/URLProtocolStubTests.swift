@@ -71,7 +71,7 @@ import SalvoTesting
         let stub = URLProtocolStub(routes: MockRoutes([MockRoute(.get, "/users/:id") { .json(User(id: Int($0.parameters["id"] ?? "") ?? -1)) }]))
         #expect(try await Self.call(.get("/users/12"), stub).value(as: User.self) == User(id: 12))
         let error = await #expect(throws: NetworkError.self) { try await Self.call(.delete("/users/12"), stub).response() }
-        #expect(error?.localizedDescription.contains("DELETE http://127.0.0.1:9/users/12") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("DELETE http://127.0.0.1:9/users/12") == true, "\(String(describing: error))")
     }
 
     @Test func cancellingDuringStubLatencyEndsPromptly() async {

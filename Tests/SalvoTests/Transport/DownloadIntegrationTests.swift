@@ -133,7 +133,7 @@ import Testing
                 return
             }
             #expect(failure.code == .cannotCreateFile)
-            #expect(error.localizedDescription.contains(destination.path), "\(error.localizedDescription)")
+            #expect(error.description.contains(destination.path), "\(error.description)")
         }
         #expect(try folder.fileNames().isEmpty)
     }

@@ -123,7 +123,7 @@ import Testing
             Issue.record("a body cut short of its Content-Length is not saved")
         } catch {
             #expect(isTransport(error), "\(error)")
-            #expect(error.localizedDescription.contains("/stream/file"), "\(error.localizedDescription)")
+            #expect(error.description.contains("/stream/file"), "\(error.description)")
         }
         #expect(try Data(contentsOf: destination) == Data("previous".utf8), "the destination is as it was")
         #expect(try folder.fileNames() == ["cut.bin"])
@@ -188,7 +188,7 @@ import Testing
             Issue.record("a truncated body is an error")
         } catch {
             #expect(isTransport(error), "\(error)")
-            #expect(error.localizedDescription.contains("/stream/file"), "\(error.localizedDescription)")
+            #expect(error.description.contains("/stream/file"), "\(error.description)")
         }
     }
 
@@ -207,7 +207,7 @@ import Testing
             // URLSession has once missed the server's close and run into the timeout instead
             // (still a transport error, never a success).
             #expect(isTransport(error), "\(error)")
-            #expect(error.localizedDescription.contains("/upload/raw/\(key)"), "\(error.localizedDescription)")
+            #expect(error.description.contains("/upload/raw/\(key)"), "\(error.description)")
         }
     }
 
@@ -234,8 +234,8 @@ import Testing
                 return
             }
             #expect(failure.code == .cannotWriteToFile)
-            #expect(error.localizedDescription.contains(destination.path), "\(error.localizedDescription)")
-            #expect(error.localizedDescription.contains("/stream/file"), "\(error.localizedDescription)")
+            #expect(error.description.contains(destination.path), "\(error.description)")
+            #expect(error.description.contains("/stream/file"), "\(error.description)")
         }
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }

@@ -39,7 +39,7 @@ import Testing
         let failure = await #expect(throws: NetworkError.self) { try await withTimeout { try await call.value(as: Echo.self) } }
         guard case .decoding(let decoding)? = failure else { Issue.record("got \(String(describing: failure))"); return }
         #expect(decoding.body.isEmpty)
-        #expect(failure?.localizedDescription.contains("(Echo?)") == true)
+        #expect(failure?.description.contains("(Echo?)") == true)
     }
 
     @Test(arguments: TransportUnderTest.all, [Endpoint.delete("/empty/204"), .put("/empty/205", body: .text("reset")), .head("/text"), .post("/echo")])

@@ -93,7 +93,7 @@ import SalvoTesting
             #expect(failure.statusCode == 503)
             #expect(failure.url?.path == "/status/503")
             #expect(failure.body?.isEmpty == false)
-            #expect(error.localizedDescription.contains("503"))
+            #expect(error.description.contains("503"))
         }
     }
 
@@ -161,10 +161,10 @@ import SalvoTesting
 
     @Test(arguments: TransportUnderTest.all)
     func asyncCancellationMidFlightThrowsCancelled(over transport: TransportUnderTest) async throws {
-        // The server answers after 10 s; cancelled after 0.2 s, the call must end long before that
-        // (the bound leaves room for a loaded machine: 4.9 s was seen under TSan in CI, with the
-        // whole suite's 64 MB uploads beside it).
-        let call = NetCall(server: try await .loopback(), endpoint: .get("/slow", query: ["delay": "10"]), firingFunction: transport.firing)
+        // The server answers after 60 s; cancelled after 0.2 s (in flight or not yet sent: either
+        // way the call must end cancelled), the call must end long before that. The bound sits far
+        // from both: 9.06 s was seen under TSan on the loaded two-core machine, against 8 s then.
+        let call = NetCall(server: try await .loopback(), endpoint: .get("/slow", query: ["delay": "60"]), firingFunction: transport.firing)
         let started = Date()
         let work = Task { () -> NetworkError? in
             do throws(NetworkError) { _ = try await call.response(); return nil } catch { return error }
@@ -173,7 +173,7 @@ import SalvoTesting
         work.cancel()
         let error = await work.value
         #expect(error?.isCancelled == true)
-        #expect(Date().timeIntervalSince(started) < 8)
+        #expect(Date().timeIntervalSince(started) < 30, "ended by the cancellation, not by the answer")
     }
 
     @Test(arguments: TransportUnderTest.all)

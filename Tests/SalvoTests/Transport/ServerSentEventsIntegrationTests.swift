@@ -66,6 +66,24 @@ import FoundationNetworking
         #expect(seen.lastEventIDs[2] == "10")
     }
 
+    /// Each connection opens, sends `retry: 700` and an event, and drops (the last one ends
+    /// cleanly): every reconnection waits the server's 700 ms, none backs off (WHATWG: extra
+    /// waiting only after a failed attempt). Before the fix the waits grew: 0.7, ~1.1, ~2.8.
+    @Test(arguments: TransportUnderTest.all)
+    func reconnectionsAfterConnectionsThatDeliveredEventsWaitTheServersRetryExactly(over transport: TransportUnderTest) async throws {
+        let key = uniqueKey()
+        let time = RecordingClock()
+        // 0.2 s between an event and the drop, so the event is delivered before the connection goes.
+        let events = try await call("/stream/sse/\(key)", query: ["count": "4", "retry": "700", "drop_each": "1", "delay": "0.2", "end": "204"], over: transport)
+            .events(reconnection: ReconnectionPolicy(clock: time.clock))
+        let (received, error) = try await readAll(events)
+        #expect(received == Self.expected(1...4))
+        #expect(error == nil)
+        #expect(time.waits == [0.7, 0.7, 0.7, 0.7], "the server's retry: after every connection that delivered events")
+        let seen = try await stats(key, over: transport)
+        #expect(seen.lastEventIDs == [nil, "1", "2", "3", "4"])
+    }
+
     @Test(arguments: TransportUnderTest.all)
     func decodedEventsArriveAsValues(over transport: TransportUnderTest) async throws {
         let events = try await call("/stream/sse/\(uniqueKey())", query: ["count": "5", "end": "204"], over: transport)

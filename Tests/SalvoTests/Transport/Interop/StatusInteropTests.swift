@@ -41,7 +41,10 @@ import Testing
         #expect(failure?.statusCode == 418)
         let body = String(decoding: failure?.responseBody ?? Data(), as: UTF8.self)
         #expect(body.contains("-=[ teapot ]=-"))
-        guard case .serverStatus(let server) = failure else { return }
+        guard case .serverStatus(let server) = failure else {
+            Issue.record("expected .serverStatus, got \(String(describing: failure))")
+            return
+        }
         #expect(server.headers["X-More-Info"] == "http://tools.ietf.org/html/rfc2324")
     }
 

@@ -1,10 +1,11 @@
 @_spi(Transport) import Salvo
 
-/// Reads `sequence` to its end, failing with `TimedOut` after `seconds`: every element, and the
+/// Reads `sequence` to its end, failing with `TimedOut` after `seconds` (120 by default, a hung
+/// test's limit, not a speed check): every element, and the
 /// error it ended with (`nil` for a normal end).
 func readAll<Sequence: AsyncSequence & Sendable>(
     _ sequence: Sequence,
-    within seconds: Double = 10
+    within seconds: Double = 120
 ) async throws -> (elements: [Sequence.Element], error: NetworkError?) where Sequence.Failure == NetworkError, Sequence.Element: Sendable {
     try await withTimeout(seconds) { await read(sequence) }
 }

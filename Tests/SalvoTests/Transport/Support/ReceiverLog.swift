@@ -131,7 +131,7 @@ final class ReceiverLog: ResponseReceiver {
         switch error {
         case nil: begin(.finish(nil))
         case let error as URLError: begin(.finish(error.code))
-        case let error?: begin(.failure(error.localizedDescription))
+        case let error?: begin(.failure("\(error)"))
         }
         end()
     }

@@ -32,6 +32,10 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
         /// goes out, so the upload starts only when the body has ended: corelibs `URLSession`
         /// cannot wait for a chunk without stopping every transfer of the process (Docs/Linux.md).
         case readsStreamedBodiesWhole
+        /// A call that reads its body whole and times out after the head gets neither the head
+        /// nor `task.response`: corelibs `URLSession` keeps it to itself, so the error cannot
+        /// name the status (Docs/Linux.md).
+        case losesTheHeadOfAWholeBodyThatTimedOut
     }
 
     /// The name test reports show.

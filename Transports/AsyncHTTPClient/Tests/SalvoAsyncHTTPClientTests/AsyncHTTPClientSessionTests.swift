@@ -38,7 +38,7 @@ import Testing
         let error = await networkError(within: 5) { try await call.response() }
         guard case .transport(let urlError)? = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(urlError.failingURL?.path == "/echo")
-        #expect(error?.localizedDescription.contains("has been shut down") == true, "\(String(describing: error?.localizedDescription))")
+        #expect(error?.description.contains("has been shut down") == true, "\(String(describing: error?.description))")
     }
 
     @Test func aCallInFlightWhenTheClientShutsDownEndsWithTheSameMessage() async throws {
@@ -49,7 +49,7 @@ import Testing
         try await Task.sleep(for: .milliseconds(200))
         try await session.shutdown()
         let error = await work.value
-        #expect(error?.localizedDescription.contains("has been shut down") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("has been shut down") == true, "\(String(describing: error))")
         #expect(Date().timeIntervalSince(started) < 4)
     }
 
@@ -100,7 +100,7 @@ import Testing
         let session = AsyncHTTPClientSession(client: client)
         let call = try await call(.get("/redirect", query: ["to": "/echo/landed"]), through: session)
         let error = await networkError { try await call.response() }
-        #expect(error?.localizedDescription.contains("follows redirects itself") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("follows redirects itself") == true, "\(String(describing: error))")
         // Without a redirect the same client is fine.
         #expect(try await self.call(.get("/echo/direct"), through: session).value(as: Echo.self).path == "/echo/direct")
         try await client.shutdown()

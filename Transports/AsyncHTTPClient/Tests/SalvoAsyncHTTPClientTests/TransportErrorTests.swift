@@ -67,7 +67,7 @@ import Testing
             return
         }
         #expect(error.failingURL == Self.url)
-        #expect(mapped(HTTPClientError.remoteConnectionClosed).localizedDescription.contains("127.0.0.1:9/x"))
+        #expect(mapped(HTTPClientError.remoteConnectionClosed).description.contains("127.0.0.1:9/x"))
     }
 
     @Test func cancellationIsNetworkErrorCancelled() {
@@ -78,7 +78,7 @@ import Testing
     @Test func aShutDownClientSaysSo() {
         let error = mapped(HTTPClientError.alreadyShutdown)
         guard case .transport = error else { Issue.record("got \(error)"); return }
-        #expect(error.localizedDescription.contains("has been shut down"))
+        #expect(error.description.contains("has been shut down"))
     }
 
     @Test(arguments: [HTTPClientError.invalidHeaderFieldNames(["a b"]), .invalidHeaderFieldValues(["\u{1}"])])
@@ -107,6 +107,6 @@ import Testing
         struct Odd: Error, CustomStringConvertible { var description: String { "odd failure" } }
         guard case .transport(let error) = mapped(Odd()) else { Issue.record("not a transport error"); return }
         #expect(error.code == .unknown)
-        #expect(mapped(Odd()).localizedDescription.contains("odd failure"))
+        #expect(mapped(Odd()).description.contains("odd failure"))
     }
 }

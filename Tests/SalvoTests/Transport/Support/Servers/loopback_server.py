@@ -21,6 +21,8 @@ Routes (all methods unless noted; JSON bodies unless noted):
                             ?retry_after=S adds Retry-After; 204 and 304 never have a body
     /slow?delay=S           sleeps S seconds, then {"slept": S}
     /drop                   promises 1000 bytes, sends 100, then closes the socket
+    /hangup                 reads the request, then closes the socket without a byte of answer
+    /garbage                reads the request, answers a line that is not HTTP, then closes the socket
     /text, /html            text/plain "not json at all"; a small text/html page
     /gzip?n=N               {"words": "salvo salvo …"} (N words, default 50), sent gzip-encoded:
                             Content-Encoding: gzip and a Content-Length counting the encoded bytes
@@ -395,6 +397,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.slow(query)
         if head == "drop" and not rest:
             return self.drop()
+        if head == "hangup" and not rest:
+            return self.cut_connection()
+        if head == "garbage" and not rest:
+            self.wfile.write(b"THIS IS NOT HTTP\r\n\r\n")
+            return self.cut_connection()
         if head == "text" and not rest:
             return self.respond(200, b"not json at all", "text/plain; charset=utf-8")
         if head == "gzip" and not rest:

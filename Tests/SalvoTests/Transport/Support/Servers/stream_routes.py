@@ -46,6 +46,10 @@ Chunked responses use HTTP/1.1 Transfer-Encoding: chunked and keep the connectio
                                                     events and the start of the next ("id: K+1",
                                                     "data: cut", no blank line), then closes the
                                                     socket without ending the chunked body.
+                                                    drop_each=K: every connection sends K events, then
+                                                    (after D seconds) closes the socket without ending the chunked body
+                                                    (a connection that worked, then dropped), until
+                                                    event N, which ends its connection cleanly.
                                                     end=204: once a connection has sent event N, later
                                                     connections for the key answer 204 No Content.
                                                     silent_after=K: the key's first connection sends K
@@ -337,6 +341,7 @@ def send_events(handler, key, query, int_param, delay_param):
     retry = int_param(query, "retry", default=-1, minimum=0) if query.get("retry") else None
     drop_after = int_param(query, "drop_after", default=-1, minimum=0) if query.get("drop_after") else None
     silent_after = int_param(query, "silent_after", default=-1, minimum=0) if query.get("silent_after") else None
+    drop_each = int_param(query, "drop_each", default=-1, minimum=1) if query.get("drop_each") else None
     delay = delay_param(query, "delay")
     last_id = handler.headers.get("Last-Event-ID")
     with _lock:
@@ -368,6 +373,9 @@ def send_events(handler, key, query, int_param, delay_param):
             return
         if sent and delay:
             time.sleep(delay)
+        if drop_each is not None and sent == drop_each:
+            handler.cut_connection()
+            return
         write_chunk(handler, event_block(number))
         sent += 1
         if sent == 1 and number < count:
