@@ -32,6 +32,12 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
         /// goes out, so the upload starts only when the body has ended: corelibs `URLSession`
         /// cannot wait for a chunk without stopping every transfer of the process (Docs/Linux.md).
         case readsStreamedBodiesWhole
+        /// A response whose `Content-Encoding` or `Transfer-Encoding` names a coding the transport
+        /// does not know fails the request (libcurl refuses to read it), rather than arriving as sent.
+        case failsOnUnknownCodings
+        /// The body of a 301, 302, 303, 307 or 308 without a `Location` is lost: the head arrives
+        /// with an empty body (a 300 keeps its body).
+        case dropsBodyOfRedirectWithoutLocation
     }
 
     /// The name test reports show.

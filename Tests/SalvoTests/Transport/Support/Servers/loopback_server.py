@@ -21,6 +21,8 @@ Routes (all methods unless noted; JSON bodies unless noted):
                             ?retry_after=S adds Retry-After; 204 and 304 never have a body
     /slow?delay=S           sleeps S seconds, then {"slept": S}
     /drop                   promises 1000 bytes, sends 100, then closes the socket
+    /coding?content=C       200 "plain body" labelled Content-Encoding C (not encoded)
+    /coding?transfer=T      200 "plain body" labelled Transfer-Encoding T, ended by closing the socket
     /text, /html            text/plain "not json at all"; a small text/html page
     /redirect?to=U&code=302 redirect to U (absolute URL or path)
     /cookie                 Set-Cookie: session=secret-cookie-value; Path=/
@@ -390,6 +392,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.status(rest[0], query)
         if head == "slow" and not rest:
             return self.slow(query)
+        if head == "coding" and not rest:
+            return self.coding(query)
         if head == "drop" and not rest:
             return self.drop()
         if head == "text" and not rest:
@@ -468,6 +472,22 @@ class Handler(BaseHTTPRequestHandler):
         delay = delay_param(query, "delay")
         time.sleep(delay)
         self.respond_json(200, {"slept": number_json(delay)})
+
+    def coding(self, query):
+        """A body labelled with a coding no client knows, sent as plain text."""
+        body = b"plain body"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        if query.get("transfer"):
+            # RFC 9112 section 6.3: a response whose last transfer coding is not chunked ends at close.
+            self.send_header("Transfer-Encoding", query["transfer"])
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        else:
+            self.send_header("Content-Encoding", query.get("content", "x-unknown"))
+            self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def drop(self):
         self.send_response(200)
