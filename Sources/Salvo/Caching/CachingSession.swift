@@ -9,11 +9,11 @@ import FoundationNetworking
 ///
 /// For a GET or HEAD it answers from the store while the response is fresh (a `304` when the
 /// request's own `If-None-Match` / `If-Modified-Since` matches, a `206` part of a complete `200`
-/// for a `Range`), revalidates a stale one with `If-None-Match` / `If-Modified-Since` and merges the `304`, stores what may be
-/// stored, and under ``CachePolicy/offlineFirst`` (or `stale-if-error`) answers from the store
-/// when the network or the server fails. Every head it delivers carries a
-/// ``ResponseHead/cacheStatus``. A request with another method passes through, and when it
-/// succeeds the entries of its URL are removed (RFC 9111 §4.4). Streamed calls, downloads and
+/// for a `Range`), revalidates a stale one with `If-None-Match` / `If-Modified-Since` and merges
+/// the `304`, stores what may be stored, and under ``CachePolicy/offlineFirst`` (or
+/// `stale-if-error`) answers from the store when the network or the server fails. Every head it
+/// delivers carries a ``ResponseHead/cacheStatus``. A request with another method passes
+/// through, and when it succeeds the entries of its URL are removed (RFC 9111 §4.4). Streamed calls, downloads and
 /// calls that report progress pass through untouched unless the policy includes streams.
 /// `URLCache` is off for every request it sends, so nothing is cached twice (a `URLSession`
 /// made without a `URLCache` gets its requests as they are).
