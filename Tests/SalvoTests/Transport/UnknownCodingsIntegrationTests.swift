@@ -47,7 +47,7 @@ import Testing
         if transport.has(.dropsBodyOfRedirectWithoutLocation), status != 300 {
             #expect(error.responseBody?.isEmpty ?? true)
         } else {
-            #expect(String(decoding: error.responseBody ?? Data(), as: UTF8.self).contains("\"status\": 300"))
+            #expect(String(decoding: error.responseBody ?? Data(), as: UTF8.self).contains("\"status\": \(status)"))
         }
     }
 }
