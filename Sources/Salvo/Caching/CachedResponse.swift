@@ -7,8 +7,9 @@ import FoundationNetworking
 /// chosen for (its `Vary` variant).
 ///
 /// Several may be stored for one ``CacheKey``, one per variant. Headers a ``Redaction`` hides
-/// (`Set-Cookie` by default) and hop-by-hop fields are never stored; the variant's values of
-/// hidden request headers (`Authorization`, `Cookie`) are kept as SHA-256 digests.
+/// (`Set-Cookie` by default), hop-by-hop fields and those `Connection` names, and a proxy's
+/// authentication fields are never stored (``kept(_:hiding:)``); the variant's values of hidden
+/// request headers (`Authorization`, `Cookie`) are kept as SHA-256 digests.
 struct CachedResponse: Sendable, Hashable, Codable {
     /// One header field, as stored: the head's own type, so a miss stores a transport's fields
     /// without copying them into another.
@@ -162,10 +163,10 @@ struct CachedResponse: Sendable, Hashable, Codable {
 
     /// This response with the fields of a `304 Not Modified` merged in (RFC 9111 §3.2) and its
     /// times renewed: a field the 304 carries replaces every stored field of that name, except
-    /// the framing fields that describe the stored body.
-    /// `hidden` holds the lowercased names of the fields the cache's redaction hides (``keeps(_:hiding:)``).
+    /// `Content-Length` (it describes the stored body) and the fields never stored (``kept(_:hiding:)``).
+    /// `hidden` holds the lowercased names of the fields the cache's redaction hides.
     func updated(by notModified: ResponseHead, requestTime: Date, responseTime: Date, hiding hidden: Set<String>) -> CachedResponse {
-        let incoming = notModified.fieldsAsSent.filter { Self.keeps($0.name, hiding: hidden) }
+        let incoming = Self.kept(notModified.fieldsAsSent, hiding: hidden).filter { !HTTPHeaders.namesMatch($0.name, "Content-Length") }
         var merged = fields.filter { stored in !incoming.contains { HTTPHeaders.namesMatch($0.name, stored.name) } }
         merged += incoming
         var updated = self
@@ -175,22 +176,46 @@ struct CachedResponse: Sendable, Hashable, Codable {
         return updated
     }
 
-    /// Fields that describe the message rather than the resource: never taken from a 304, never stored.
-    static let framingFields = [
-        "content-length", "transfer-encoding", "connection", "keep-alive", "proxy-connection",
-        "te", "trailer", "upgrade", "content-encoding",
+    /// Fields a stored response never keeps: those for one connection (RFC 9111 §3.1, RFC 9110
+    /// §7.6.1), a proxy's authentication, `Content-Encoding`, as the transport decoded the body
+    /// the cache keeps (RFC 9111 §3.2 lets a cache that stores the decoded body leave it), and
+    /// `Set-Cookie` whatever the redaction, on purpose: a stored cookie would be served again
+    /// long after the server set it, and a disk store would keep it in plain text (Docs/Caching.md).
+    static let unstoredFields = [
+        "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade",
+        "proxy-authenticate", "proxy-authentication-info", "content-encoding", "set-cookie",
     ]
 
-    /// Whether `name` is one of the ``framingFields``, in any case; compared without
+    /// Whether `name` is one of the ``unstoredFields``, in any case; compared without
     /// lowercasing, as every field of every stored response is asked.
-    static func isFraming(_ name: String) -> Bool {
-        framingFields.contains { $0.utf8.count == name.utf8.count && HTTPHeaders.namesMatch($0, name) }
+    static func isUnstored(_ name: String) -> Bool {
+        unstoredFields.contains { $0.utf8.count == name.utf8.count && HTTPHeaders.namesMatch($0, name) }
     }
 
-    /// Whether a stored response keeps the field `name` of a head: not a framing field, and not
-    /// one of `hidden` (the lowercased names a redaction hides), compared without lowercasing.
-    /// A miss's head (``HeadFields``) and a `304`'s merge keep the same fields.
+    /// Whether a stored response may keep the field `name` whatever the other fields say: not one
+    /// of the ``unstoredFields``, and not one of `hidden` (the lowercased names a redaction hides),
+    /// compared without lowercasing.
     static func keeps(_ name: String, hiding hidden: Set<String>) -> Bool {
-        !isFraming(name) && !hidden.contains { $0.utf8.count == name.utf8.count && HTTPHeaders.namesMatch($0, name) }
+        !isUnstored(name) && !hidden.contains { $0.utf8.count == name.utf8.count && HTTPHeaders.namesMatch($0, name) }
+    }
+
+    /// The fields of a head a stored response keeps, in order: those ``keeps(_:hiding:)`` allows,
+    /// minus the fields its `Connection` names (RFC 9110 §7.6.1) and, when the head had a
+    /// `Content-Encoding`, its `Content-Length` (the length of the encoded bytes, not of the
+    /// decoded body kept). A miss's head (``HeadFields``) and a `304`'s merge keep the same.
+    static func kept(_ fields: [Field], hiding hidden: Set<String>) -> [Field] {
+        let connectionOptions = connectionOptions(ResponseHead.value(of: "Connection", in: fields))
+        let isDecoded = fields.contains { HTTPHeaders.namesMatch($0.name, "Content-Encoding") }
+        return fields.filter { field in
+            keeps(field.name, hiding: hidden)
+                && !(isDecoded && HTTPHeaders.namesMatch(field.name, "Content-Length"))
+                && (connectionOptions.isEmpty || !connectionOptions.contains(field.name.lowercased()))
+        }
+    }
+
+    /// The lowercased field names a `Connection` field lists: fields meant for one connection.
+    static func connectionOptions(_ value: String?) -> Set<String> {
+        guard let value else { return [] }
+        return Set(value.split(separator: ",").map { CacheControl.trimmed($0).lowercased() }.filter { !$0.isEmpty })
     }
 }

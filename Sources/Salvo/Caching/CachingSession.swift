@@ -7,12 +7,13 @@ import FoundationNetworking
 /// sends the rest through another session: `URLSession`, the AsyncHTTPClient transport, mock or
 /// replay firing alike.
 ///
-/// For a GET or HEAD it answers from the store while the response is fresh, revalidates a stale
-/// one with `If-None-Match` / `If-Modified-Since` and merges the `304`, stores what may be
-/// stored, and under ``CachePolicy/offlineFirst`` (or `stale-if-error`) answers from the store
-/// when the network or the server fails. Every head it delivers carries a
-/// ``ResponseHead/cacheStatus``. A request with another method passes through, and when it
-/// succeeds the entries of its URL are removed (RFC 9111 §4.4). Streamed calls, downloads and
+/// For a GET or HEAD it answers from the store while the response is fresh (a `304` when the
+/// request's own `If-None-Match` / `If-Modified-Since` matches, a `206` part of a complete `200`
+/// for a `Range`), revalidates a stale one with `If-None-Match` / `If-Modified-Since` and merges
+/// the `304`, stores what may be stored, and under ``CachePolicy/offlineFirst`` (or
+/// `stale-if-error`) answers from the store when the network or the server fails. Every head it
+/// delivers carries a ``ResponseHead/cacheStatus``. A request with another method passes
+/// through, and when it succeeds the entries of its URL are removed (RFC 9111 §4.4). Streamed calls, downloads and
 /// calls that report progress pass through untouched unless the policy includes streams.
 /// `URLCache` is off for every request it sends, so nothing is cached twice (a `URLSession`
 /// made without a `URLCache` gets its requests as they are).
@@ -62,20 +63,21 @@ public struct CachingSession: NetworkSession {
             return base.start(request, options: options, receiver: InvalidatingReceiver(passingTo: receiver, cache: cache, requestURL: request.url))
         }
         let requestControl = CacheControl(headers.first { HTTPHeaders.namesMatch($0.key, "Cache-Control") }?.value)
-        let stored = requestControl.noStore ? nil : cache.storedResponse(for: key, matching: request)
+        // A Range the stored response cannot slice goes to the network as if nothing were stored (§3.4).
+        let stored = requestControl.noStore ? nil : cache.storedResponse(for: key, matching: request).flatMap { $0.canAnswer(headers, method: key.method) ? $0 : nil }
         let freshness = stored.map { Freshness(of: $0, at: cache.now()) }
         if let stored, let freshness {
             let control = stored.cacheControl
             switch policy.rule {
             case .cacheFirst:
-                return answer(receiver, from: stored, .cache, freshness)
+                return answer(receiver, to: headers, from: stored, .cache, freshness)
             case .protocolRules, .offlineFirst:
                 if freshness.satisfies(requestControl, response: control) {
-                    return answer(receiver, from: stored, .cache, freshness)
+                    return answer(receiver, to: headers, from: stored, .cache, freshness)
                 }
                 if !requestControl.onlyIfCached, !requestControl.noCache, freshness.allowsServingWhileRevalidating(control) {
                     revalidateInBackground(request, key: key, stored: stored, credentialHeaders: options.credentialHeaders)
-                    return answer(receiver, from: stored, .cache, freshness)
+                    return answer(receiver, to: headers, from: stored, .cache, freshness)
                 }
             case .networkOnly:
                 break
@@ -95,11 +97,17 @@ public struct CachingSession: NetworkSession {
     /// Methods that change nothing on the server, so they invalidate nothing (RFC 9110 §9.2.1).
     private static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE"]
 
-    /// Reports `stored` to `receiver` as the answer, marked `source`.
-    private func answer(_ receiver: any ResponseReceiver, from stored: CachedResponse, _ source: CacheStatus.Source, _ freshness: Freshness) -> any NetworkSessionTask {
+    /// Reports `stored` to `receiver` as the answer to a request with the header fields
+    /// `request` (a `304` or a `206` when it asks for one), marked `source`.
+    private func answer(_ receiver: any ResponseReceiver, to request: [String: String], from stored: CachedResponse, _ source: CacheStatus.Source, _ freshness: Freshness) -> any NetworkSessionTask {
         let status = CacheStatus(source: source, age: freshness.age, isStale: !freshness.isFresh)
-        CollectedExchange(head: stored.head(status: status), body: stored.body).deliver(to: receiver)
+        Self.exchange(stored.answer(to: request), status: status).deliver(to: receiver)
         return FinishedSessionTask()
+    }
+
+    /// `answer` as an exchange marked `status`.
+    private static func exchange(_ answer: CachedResponse, status: CacheStatus) -> CollectedExchange {
+        CollectedExchange(head: answer.head(status: status), body: answer.body)
     }
 
     // MARK: - Network
@@ -178,16 +186,16 @@ public struct CachingSession: NetworkSession {
     ) -> CollectedExchange {
         let responseTime = cache.now()
         guard exchange.error == nil, let head = exchange.head else {
-            if let stored, !Self.isCancellation(exchange.error), let served = servedAfterError(stored, requestControl) { return served }
+            if let stored, !Self.isCancellation(exchange.error), let served = servedAfterError(stored, to: request, requestControl) { return served }
             return exchange
         }
         if head.statusCode == 304, sentConditional, let stored {
             let updated = stored.updated(by: head, requestTime: requestTime, responseTime: responseTime, hiding: cache.redaction.headers)
             cache.save(updated, for: key)
             let freshness = Freshness(of: updated, at: responseTime)
-            return CollectedExchange(head: updated.head(status: CacheStatus(source: .revalidated, age: freshness.age)), body: stored.body)
+            return Self.exchange(updated.answer(to: request.allHTTPHeaderFields ?? [:]), status: CacheStatus(source: .revalidated, age: freshness.age))
         }
-        if head.statusCode >= 500, let stored, let served = servedAfterError(stored, requestControl) { return served }
+        if head.statusCode >= 500, let stored, let served = servedAfterError(stored, to: request, requestControl) { return served }
         let body = exchange.body ?? Data()
         if let vary = Self.storableVary(head, requestControl: requestControl) {
             let entry = cache.entry(for: request, head: head, body: body, vary: vary, requestTime: requestTime, responseTime: responseTime)
@@ -197,8 +205,8 @@ public struct CachingSession: NetworkSession {
         return exchange.marked { _ in CacheStatus(source: .network) }
     }
 
-    /// The stored response as the answer after a failure, when the policy or its directives allow.
-    private func servedAfterError(_ stored: CachedResponse, _ requestControl: CacheControl) -> CollectedExchange? {
+    /// The stored response as the answer to `request` after a failure, when the policy or its directives allow.
+    private func servedAfterError(_ stored: CachedResponse, to request: URLRequest, _ requestControl: CacheControl) -> CollectedExchange? {
         let freshness = Freshness(of: stored, at: cache.now())
         switch policy.rule {
         case .offlineFirst:
@@ -209,7 +217,7 @@ public struct CachingSession: NetworkSession {
             return nil
         }
         let status = CacheStatus(source: .staleAfterError, age: freshness.age, isStale: !freshness.isFresh)
-        return CollectedExchange(head: stored.head(status: status), body: stored.body)
+        return Self.exchange(stored.answer(to: request.allHTTPHeaderFields ?? [:]), status: status)
     }
 
     /// Sends a conditional request for `stored` and keeps the answer, for a stale response

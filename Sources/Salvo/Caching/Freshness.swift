@@ -22,7 +22,7 @@ struct Freshness: Sendable, Hashable {
     /// The freshness of `response` at `now`.
     init(of response: CachedResponse, at now: Date) {
         let control = response.cacheControl
-        let date = response.value(forField: "Date").flatMap(HTTPDate.date) ?? response.responseTime
+        let date = Self.date(of: response)
         if let maxAge = control.maxAge {
             lifetime = maxAge
             isHeuristic = false
@@ -31,7 +31,7 @@ struct Freshness: Sendable, Hashable {
             lifetime = HTTPDate.date(expires).map { max(0, $0.timeIntervalSince(date)) } ?? 0
             isHeuristic = false
         } else if Self.heuristicallyCacheable.contains(response.statusCode) || control.hasPublic,
-                  let lastModified = response.value(forField: "Last-Modified").flatMap(HTTPDate.date) {
+                  let lastModified = response.value(forField: "Last-Modified").flatMap({ HTTPDate.date($0) }) {
             lifetime = max(0, date.timeIntervalSince(lastModified)) / 10
             isHeuristic = true
         } else {
@@ -44,12 +44,32 @@ struct Freshness: Sendable, Hashable {
     /// The current age in seconds of `response` at `now` (§4.2.3), without its lifetime: what a
     /// response just stored is marked with.
     static func age(of response: CachedResponse, at now: Date) -> TimeInterval {
-        age(of: response, date: response.value(forField: "Date").flatMap(HTTPDate.date) ?? response.responseTime, at: now)
+        age(of: response, date: date(of: response), at: now)
+    }
+
+    /// The response's `Date`, or when it arrived when it has none that reads as an HTTP date.
+    private static func date(of response: CachedResponse) -> Date {
+        response.value(forField: "Date").flatMap { HTTPDate.date($0) } ?? response.responseTime
+    }
+
+    /// The largest age a cache tells apart, 2^31 seconds (§1.2.2): what a larger `Age` reads as,
+    /// and an unreadable one, so a broken `Age` never makes a response fresh.
+    static let largestAge: TimeInterval = 2_147_483_648
+
+    /// The seconds of an `Age` field (§5.1): its first member when it repeats (`7200, 0`), without
+    /// parameters, at most ``largestAge``; ``largestAge`` when that is not a number of seconds,
+    /// 0 when there is no field.
+    static func ageValue(_ field: String?) -> TimeInterval {
+        guard let field else { return 0 }
+        let member = field.utf8.firstIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") }.map { field[..<$0] } ?? field[...]
+        let digits = CacheControl.trimmed(member)
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return largestAge }
+        return Int(digits).map { min(TimeInterval($0), largestAge) } ?? largestAge
     }
 
     /// The age of `response`, whose `Date` is `date`, at `now`.
     private static func age(of response: CachedResponse, date: Date, at now: Date) -> TimeInterval {
-        let ageValue = response.value(forField: "Age").flatMap { Int(CacheControl.trimmed(Substring($0))) }.map { TimeInterval(max(0, $0)) } ?? 0
+        let ageValue = ageValue(response.value(forField: "Age"))
         let apparentAge = max(0, response.responseTime.timeIntervalSince(date))
         let responseDelay = max(0, response.responseTime.timeIntervalSince(response.requestTime))
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
@@ -66,12 +86,13 @@ struct Freshness: Sendable, Hashable {
     /// Whether the response may answer `request` without the server under the protocol's rules:
     /// fresh by the response's and the request's directives (`max-age`, `min-fresh`,
     /// `max-stale`), with nothing demanding revalidation (`no-cache` on either side, where a
-    /// request's does not apply to a fresh `immutable` response).
+    /// request's does not apply to a fresh `immutable` response, nor does a reload's `max-age=0`).
     func satisfies(_ request: CacheControl, response: CacheControl) -> Bool {
         if response.noCache { return false }
-        // An immutable response stays fresh through a reload (RFC 8246): no-cache asks nothing of it.
-        if request.noCache, !(response.isImmutable && isFresh) { return false }
-        if let maxAge = request.maxAge, age > maxAge { return false }
+        // An immutable response stays fresh through a reload (RFC 8246): no-cache and max-age=0 ask nothing of it.
+        let isFreshImmutable = response.isImmutable && isFresh
+        if request.noCache, !isFreshImmutable { return false }
+        if let maxAge = request.maxAge, age > maxAge, !(maxAge == 0 && isFreshImmutable) { return false }
         let needed = age + (request.minFresh ?? 0)
         if lifetime > needed { return true }
         // max-stale lets a stale response through unless the server forbade it (§5.2.2.2).

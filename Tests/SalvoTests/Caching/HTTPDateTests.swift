@@ -2,9 +2,18 @@ import Foundation
 import Testing
 @testable import Salvo
 
-/// The cache's HTTP-date reader: IMF-fixdate straight from its bytes (it runs on every hit),
-/// agreeing with the `DateFormatter` reading of RFC 9110 §5.6.7 it replaces on the hot path.
+/// The HTTP-date reader of `Date`, `Expires`, `Last-Modified` and `Retry-After`: exactly the three
+/// forms of RFC 9110 §5.6.7, read from their bytes (it runs on every hit), and nothing else.
 @Suite struct HTTPDateTests {
+    /// What `DateFormatter` reads `text` as in the IMF-fixdate form, the reference for the byte reader.
+    static func formatted(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.date(from: text)
+    }
+
     /// Every month's first and last day across leap and common years, the epoch, and dates past 2038.
     static let fixdates: [String] = {
         let formatter = DateFormatter()
@@ -27,7 +36,7 @@ import Testing
 
     @Test("an IMF-fixdate reads as the DateFormatter reads it", arguments: fixdates)
     func fixdateMatchesFormatter(text: String) throws {
-        let expected = try #require(HTTPDate.formatted(text))
+        let expected = try #require(Self.formatted(text))
         #expect(HTTPDate.fixdate(text) == expected)
         #expect(HTTPDate.date(text) == expected)
     }
@@ -37,12 +46,46 @@ import Testing
         #expect(HTTPDate.fixdate("Sun, 06 Nov 1994 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
     }
 
-    @Test("the obsolete forms still read, through the formatter")
-    func obsoleteForms() {
-        let expected = Date(timeIntervalSince1970: 784_111_777)
-        #expect(HTTPDate.fixdate("Sunday, 06-Nov-94 08:49:37 GMT") == nil)
-        #expect(HTTPDate.date("Sunday, 06-Nov-94 08:49:37 GMT") == expected)
-        #expect(HTTPDate.date("Sun Nov  6 08:49:37 1994") == expected)
+    @Test("the two obsolete forms read as the RFC's example", arguments: [
+        "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+    ])
+    func obsoleteForms(text: String) {
+        #expect(HTTPDate.fixdate(text) == nil)
+        #expect(HTTPDate.date(text) == Date(timeIntervalSince1970: 784_111_777))
+    }
+
+    @Test("asctime with a two-digit day")
+    func asctimeTwoDigitDay() {
+        #expect(HTTPDate.date("Wed Nov 16 08:49:37 1994") == Date(timeIntervalSince1970: 784_111_777 + 10 * 86_400))
+    }
+
+    /// RFC 9110 §5.6.7: a two-digit year more than 50 years ahead is the most recent past year
+    /// with those digits; `50` is 2050 (24 years ahead in 2026) and `94` is 1994 until 2044.
+    @Test("an RFC 850 two-digit year within 50 years ahead is this century's")
+    func rfc850Century() {
+        #expect(HTTPDate.date("Saturday, 01-Jan-50 00:00:00 GMT") == Date(timeIntervalSince1970: 2_524_608_000))
+        #expect(HTTPDate.date("Sunday, 06-Nov-94 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
+    }
+
+    /// The pivot against a fixed moment, 2026-11-28: 76 is 2076 (50 years ahead), 77 is 1977.
+    @Test("an RFC 850 year more than 50 years ahead is the past century's", arguments: [(0, 2000), (26, 2026), (50, 2050), (76, 2076), (77, 1977), (99, 1999)])
+    func rfc850Pivot(twoDigits: Int, year: Int) {
+        #expect(HTTPDate.year(ofTwoDigits: twoDigits, now: Date(timeIntervalSince1970: 1_795_824_000)) == year)
+    }
+
+    /// Lenient spellings `DateFormatter` accepted: each is no HTTP date, so an `Expires` that
+    /// carries one means already expired (RFC 9111 §5.3).
+    @Test("anything but the three forms is invalid", arguments: [
+        "Sun, 06 Nov 1994 08:49:37 UTC", "Sun 06 Nov 1994 08:49:37 GMT", "Sun,  06 Nov 1994 08:49:37 GMT",
+        "Sun, 06-Nov-1994 08:49:37 GMT", "Sun, 06.Nov.1994 08:49:37 GMT", "Sun, 06 Nov 1994 8:49:37 GMT",
+        "Sun, 06 Nov 94 08:49:37 GMT", "Sunday, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 +0000",
+        "sun, 06 nov 1994 08:49:37 gmt", "Sunday, 06-Nov-94 08:49:37 UTC", "Sunday, 6-Nov-94 08:49:37 GMT",
+        "Sunday, 06-Nov-1994 08:49:37 GMT", "Sunday, 06-Nov-94 8:49:37 GMT", "Sun, 06-Nov-94 08:49:37 GMT",
+        "Sun Nov 6 08:49:37 1994", "Sun Nov  6 08:49:37 1994 GMT", "Sun Nov 06 08:49:37 94", "Sun Nov  6 8:49:37 1994",
+        "Sun, 06 Nov 1994 08:49:37 GMT ", " Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 31-Feb-94 08:49:37 GMT",
+    ])
+    func rejectsLenientForms(text: String) {
+        #expect(HTTPDate.date(text) == nil)
     }
 
     @Test("what is not a valid IMF-fixdate is not read as one", arguments: [

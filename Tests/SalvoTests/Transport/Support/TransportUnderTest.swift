@@ -36,6 +36,12 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
         /// nor `task.response`: corelibs `URLSession` keeps it to itself, so the error cannot
         /// name the status (Docs/Linux.md).
         case losesTheHeadOfAWholeBodyThatTimedOut
+        /// A response whose `Content-Encoding` or `Transfer-Encoding` names a coding the transport
+        /// does not know fails the request (libcurl refuses to read it), rather than arriving as sent.
+        case failsOnUnknownCodings
+        /// The body of a 301, 302, 303, 307 or 308 without a `Location` is lost: the head arrives
+        /// with an empty body (a 300 keeps its body).
+        case dropsBodyOfRedirectWithoutLocation
     }
 
     /// The name test reports show.

@@ -5,6 +5,10 @@
                             with Cache-Control C (default "max-age=60"), ETag "v<version>",
                             Vary V and Set-Cookie K when given; 304 with the same fields when If-None-Match
                             names the current ETag; waits S seconds first when asked
+                            cc=none sends no Cache-Control; age=A, expires=E and lm=L send Age,
+                            Expires and Last-Modified as given; hop=1 adds Proxy-Authenticate,
+                            Proxy-Authentication-Info and X-Hop with "Connection: X-Hop";
+                            length304=N gives the 304 a Content-Length of N
     POST /cache/<key>/resource   changes the resource (the next version), 201
     POST /cache/<key>/config?fail=F   F = a status (e.g. 500) answered instead of the resource,
                             "drop" to close the connection without a response (the server gone),
@@ -64,12 +68,22 @@ def handle(handler, rest, query, delay_param):
         handler.respond_json(int(snapshot["fail"]), {"error": "failing on purpose"})
         return True
     etag = '"v%d"' % snapshot["version"]
-    headers = [("Cache-Control", query.get("cc", "max-age=60")), ("ETag", etag)]
+    headers = [("ETag", etag)]
+    if query.get("cc", "max-age=60") != "none":
+        headers.append(("Cache-Control", query.get("cc", "max-age=60")))
+    for name, field in (("age", "Age"), ("expires", "Expires"), ("lm", "Last-Modified")):
+        if query.get(name):
+            headers.append((field, query[name]))
+    if query.get("hop") == "1":
+        headers += [("Proxy-Authenticate", 'Basic realm="proxy"'), ("Proxy-Authentication-Info", 'nextnonce="n1"'),
+                    ("Connection", "X-Hop"), ("X-Hop", "1")]
     if query.get("vary"):
         headers.append(("Vary", query["vary"]))
     if query.get("cookie"):
         headers.append(("Set-Cookie", query["cookie"]))
     if conditional == etag:
+        if query.get("length304"):
+            headers.append(("Content-Length", query["length304"]))
         handler.respond(304, headers=headers)
         return True
     body = {"n": snapshot["requests"], "version": snapshot["version"], "lang": handler.headers.get("Accept-Language")}

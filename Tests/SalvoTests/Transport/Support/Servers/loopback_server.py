@@ -23,6 +23,8 @@ Routes (all methods unless noted; JSON bodies unless noted):
     /drop                   promises 1000 bytes, sends 100, then closes the socket
     /hangup                 reads the request, then closes the socket without a byte of answer
     /garbage                reads the request, answers a line that is not HTTP, then closes the socket
+    /coding?content=C       200 "plain body" labelled Content-Encoding C (not encoded)
+    /coding?transfer=T      200 "plain body" labelled Transfer-Encoding T, ended by closing the socket
     /text, /html            text/plain "not json at all"; a small text/html page
     /gzip?n=N               {"words": "salvo salvo …"} (N words, default 50), sent gzip-encoded:
                             Content-Encoding: gzip and a Content-Length counting the encoded bytes
@@ -395,6 +397,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.status(rest[0], query)
         if head == "slow" and not rest:
             return self.slow(query)
+        if head == "coding" and not rest:
+            return self.coding(query)
         if head == "drop" and not rest:
             return self.drop()
         if head == "hangup" and not rest:
@@ -482,6 +486,22 @@ class Handler(BaseHTTPRequestHandler):
         delay = delay_param(query, "delay")
         time.sleep(delay)
         self.respond_json(200, {"slept": number_json(delay)})
+
+    def coding(self, query):
+        """A body labelled with a coding no client knows, sent as plain text."""
+        body = b"plain body"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        if query.get("transfer"):
+            # RFC 9112 section 6.3: a response whose last transfer coding is not chunked ends at close.
+            self.send_header("Transfer-Encoding", query["transfer"])
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        else:
+            self.send_header("Content-Encoding", query.get("content", "x-unknown"))
+            self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def drop(self):
         self.send_response(200)
