@@ -16,6 +16,12 @@ import Foundation
 /// // …anywhere else:
 /// let issue = try await GitHub.createIssue(draft).value()   // throws APIError<GitHubError>
 /// GitHub.createIssue(draft).fire { result in … }            // on the main actor
+///
+/// // …or set its typed handlers in a view model and fire it where its type is unknown:
+/// var create = GitHub.createIssue(draft)
+/// create.valueHandler = { issue in self.show(issue) }
+/// create.apiErrorHandler = { error in self.alert(error.body?.message) }
+/// submitButton.calls.append(create)                          // [any Fireable]
 /// ```
 ///
 /// The untyped call stays in ``call``: its responder, actions, callback queue and firing function

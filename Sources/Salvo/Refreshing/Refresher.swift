@@ -14,7 +14,8 @@ import Foundation
 ///
 /// A value type whose `Decodable` conformance is isolated to the main actor (a plain model of an
 /// app target with main-actor default isolation) is decoded on the main actor with
-/// ``init(call:decodingOnMainActor:)``.
+/// ``init(call:decodingOnMainActor:)``, or, for a ``TypedCall``, with ``init(_:)``, which takes the
+/// type from the call.
 @dynamicMemberLookup
 public final class Refresher<Value: Sendable>: Refreshable, Sendable {
     /// The call fired by every refresh.
