@@ -32,7 +32,8 @@ extension NetCall {
 extension TypedCall where Value: Decodable, ErrorBody: Decodable {
     /// Fires the call and hands the typed response (the decoded value with its status, header
     /// fields and final URL), or the error with its decoded error body, to `completion` on the
-    /// main actor, after the call's own handlers: the callback form of `response()`.
+    /// main actor, after the call's own handlers (its responder's, then ``valueHandler`` or
+    /// ``apiErrorHandler``): the callback form of `response()`.
     ///
     /// ```swift
     /// createIssue.fire { result in
@@ -49,21 +50,30 @@ extension TypedCall where Value: Decodable, ErrorBody: Decodable {
     public func fire(
         _ completion: @escaping @MainActor @Sendable (Result<TypedResponse<Value>, APIError<ErrorBody>>) -> Void
     ) -> NetworkTask {
-        // Made here, on the main actor's side: the decoding in it runs only there.
-        let decodeAndComplete: @MainActor @Sendable (Result<NetworkResponse, NetworkError>) -> Void = { completion(typed($0)) }
+        // Made here, on the main actor's side: the decoding in it runs only there, once for the
+        // typed handlers and the completion.
+        let decodeAndComplete: @MainActor @Sendable (Result<NetworkResponse, NetworkError>) -> Void = { [handlers] result in
+            let typed = typed(result)
+            handlers?.run(typed.map(\.value))
+            completion(typed)
+        }
         return call.fire(decodeAndComplete)
     }
 }
 
 extension TypedCall where Value: Decodable & SendableMetatype, ErrorBody: Decodable & SendableMetatype {
     /// Fires the call with `completion` on `queue` instead of the main actor; the body is decoded
-    /// there, so neither type's `Decodable` conformance may be isolated to an actor.
+    /// there, so neither type's `Decodable` conformance may be isolated to an actor. The typed
+    /// handlers, when set, are handed to the main actor first and decode there.
     @discardableResult
     public func fire(
         on queue: CallbackQueue,
         _ completion: @escaping @Sendable (Result<TypedResponse<Value>, APIError<ErrorBody>>) -> Void
     ) -> NetworkTask {
-        call.fire(on: queue) { result in completion(typed(result)) }
+        call.fire(on: queue) { result in
+            handOnToTypedHandlers(result)
+            completion(typed(result))
+        }
     }
 }
 
@@ -75,19 +85,37 @@ extension TypedCall where Value == Void, ErrorBody: Decodable {
     public func fire(
         _ completion: @escaping @MainActor @Sendable (Result<TypedResponse<Void>, APIError<ErrorBody>>) -> Void
     ) -> NetworkTask {
-        // Made here, on the main actor's side: the decoding in it runs only there.
-        let decodeAndComplete: @MainActor @Sendable (Result<NetworkResponse, NetworkError>) -> Void = { completion(typed($0)) }
+        // Made here, on the main actor's side: the decoding in it runs only there, once for the
+        // typed handlers and the completion.
+        let decodeAndComplete: @MainActor @Sendable (Result<NetworkResponse, NetworkError>) -> Void = { [handlers] result in
+            let typed = typed(result)
+            handlers?.run(typed.map(\.value))
+            completion(typed)
+        }
         return call.fire(decodeAndComplete)
     }
 }
 
 extension TypedCall where Value == Void, ErrorBody: Decodable & SendableMetatype {
-    /// Fires the call with `completion` on `queue` instead of the main actor.
+    /// Fires the call with `completion` on `queue` instead of the main actor; the typed handlers,
+    /// when set, are handed to the main actor first.
     @discardableResult
     public func fire(
         on queue: CallbackQueue,
         _ completion: @escaping @Sendable (Result<TypedResponse<Void>, APIError<ErrorBody>>) -> Void
     ) -> NetworkTask {
-        call.fire(on: queue) { result in completion(typed(result)) }
+        call.fire(on: queue) { result in
+            handOnToTypedHandlers(result)
+            completion(typed(result))
+        }
+    }
+}
+
+extension TypedCall {
+    /// Hands `result` to the typed handlers on the main actor, if any is set: `fire(on:_:)`'s
+    /// completion runs on its queue, the handlers where they decode.
+    func handOnToTypedHandlers(_ result: Result<NetworkResponse, NetworkError>) {
+        guard let handlers else { return }
+        runOnMainActor { [self] in handlers.run(with: result, of: self) }
     }
 }

@@ -19,7 +19,7 @@ import FoundationNetworking
 /// A call builds its `URLRequest` when it is configured (created, or given a new server or
 /// endpoint), not each time it fires: firing a configured call again only runs its actions,
 /// sends, and dispatches. An invalid request is still reported when the call fires.
-public struct NetCall: Sendable {
+public struct NetCall: Fireable, Sendable {
     /// The server the call goes to.
     public var server: ServerConfig {
         didSet { configuredRequest = Self.build(server, endpoint) }

@@ -16,6 +16,12 @@ import Foundation
 /// // …anywhere else:
 /// let issue = try await GitHub.createIssue(draft).value()   // throws APIError<GitHubError>
 /// GitHub.createIssue(draft).fire { result in … }            // on the main actor
+///
+/// // …or set its typed handlers in a view model and fire it where its type is unknown:
+/// var create = GitHub.createIssue(draft)
+/// create.valueHandler = { issue in self.show(issue) }
+/// create.apiErrorHandler = { error in self.alert(error.body?.message) }
+/// submitButton.calls.append(create)                          // [any Fireable]
 /// ```
 ///
 /// The untyped call stays in ``call``: its responder, actions, callback queue and firing function
@@ -29,11 +35,14 @@ import Foundation
 /// (`value()` and `response()` in the caller's isolation, `fire { }` on the main actor), so a
 /// plain `struct Issue: Codable` of an app target with main-actor default isolation works.
 @dynamicMemberLookup
-public struct TypedCall<Value, ErrorBody>: Sendable {
+public struct TypedCall<Value, ErrorBody>: Fireable, Sendable {
     /// The untyped call: server, endpoint, responder, actions, callback queue and firing function.
     public var call: NetCall
     /// The decoder for this call's value and error body; `nil` uses the server's.
     public var decoder: JSONDecoder?
+    /// The typed handlers ``valueHandler`` and ``apiErrorHandler``, with how to decode for them;
+    /// `nil` until one is set.
+    var handlers: Handlers?
 
     /// A typed call over `call`, decoding a successful body as `Value` and a failure's body as
     /// `ErrorBody`.

@@ -87,4 +87,27 @@ extension Pager {
         let decoder = call.effectiveDecoder
         return .decoding(Body.self, decoder: decoder, page)
     }
+
+    /// A pager over a typed call whose body is a bare array of items, made on the main actor: the
+    /// item type and decoder come from the call, and pages decode on the main actor, so a plain
+    /// model of an app target with main-actor default isolation works.
+    ///
+    /// ```swift
+    /// let books = Pager(api.books(), strategy: .pageNumber(pageSize: 20), id: \Book.id)   // TypedCall<[Book], Problem>
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - call: the list's typed call; its query is the base every page's query is set on.
+    ///   - strategy: how pages are requested.
+    ///   - id: the key path of an item's identity, e.g. `\Book.id`: an item whose `id` an
+    ///     earlier item already has is dropped.
+    @MainActor
+    public convenience init<ErrorBody, ID: Hashable & Sendable>(
+        _ call: TypedCall<[Item], ErrorBody>,
+        strategy: PagingStrategy,
+        id: KeyPath<Item, ID>
+    ) where Item: Decodable {
+        let decoder: PageDecoder<Item> = .array(decoder: call.effectiveDecoder)
+        self.init(call: call.call, strategy: strategy, decoder: decoder, id: id)
+    }
 }

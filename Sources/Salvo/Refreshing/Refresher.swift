@@ -14,12 +14,16 @@ import Foundation
 ///
 /// A value type whose `Decodable` conformance is isolated to the main actor (a plain model of an
 /// app target with main-actor default isolation) is decoded on the main actor with
-/// ``init(call:decodingOnMainActor:)``.
+/// ``init(call:decodingOnMainActor:)``, or, for a ``TypedCall``, with ``init(_:)``, which takes the
+/// type from the call.
 @dynamicMemberLookup
 public final class Refresher<Value: Sendable>: Refreshable, Sendable {
     /// The call fired by every refresh.
     let call: NetCall
     private let decode: Decode
+    /// The typed handlers of the typed call the refresher was made from, handed each outcome
+    /// after the state changed; `nil` for an untyped call. Set once, by the typed initializers.
+    let typedHandlers = Locked<(@Sendable (Result<NetworkResponse, NetworkError>) -> Void)?>(nil)
     let loader = Loader<Core, Void>(Core())
 
     /// The refresher's state, guarded by ``loader``; its one load needs no details.
@@ -104,7 +108,10 @@ public final class Refresher<Value: Sendable>: Refreshable, Sendable {
                 core.state.isRefreshing = true
                 return .load(())
             } fire: { id, _ in
-                call.fire(reporting: { [weak self] result in self?.finish(id, with: result) })
+                call.fire(reporting: { [weak self] result in
+                    self?.finish(id, with: result)
+                    self?.typedHandlers.withLock { $0 }?(result)
+                })
             }
         }
     }

@@ -116,6 +116,33 @@ func allIssues(_ api: GitHubAPI) async throws(NetworkError) -> [GitHubIssue] {
     return all
 }
 
+@MainActor final class RepoScreen {
+    var repo: Repo?
+    var issues: [GitHubIssue] = []
+    var alert: String?
+
+    /// "Fire without knowing the type": handlers set here, the calls fired elsewhere.
+    func refreshCalls(_ api: GitHubAPI) -> [any Fireable] {
+        var repo = api.repo("swiftlang", "swift")
+        repo.valueHandler = { self.repo = $0 }
+        repo.apiErrorHandler = { self.alert = $0.body?.message }
+        var issues = api.issues(in: "swiftlang/swift")
+        issues.valueHandler = { self.issues = $0 }
+        return [repo, issues]
+    }
+}
+
+func refreshTapped(_ calls: [any Fireable]) {
+    for call in calls { call.fire() }   // knows neither endpoint nor type
+}
+
+/// A refresher and a pager over typed calls: nothing named again.
+@MainActor func controllers(_ api: GitHubAPI) -> RefreshGroup {
+    let repo = Refresher(api.repo("swiftlang", "swift"))                                   // Refresher<Repo>
+    let issues = Pager(api.issues(in: "swiftlang/swift"), strategy: .linkHeader(), id: \GitHubIssue.number)   // Pager<GitHubIssue>
+    return RefreshGroup([repo, issues])
+}
+
 func starAndReadme(_ api: GitHubAPI) async throws(APIError<GitHubError>) -> Repo? {
     try await api.star("swiftlang/swift").value()   // Void: any successful body is ignored
     let readme = try await api.readme(of: "swiftlang/swift").value()
@@ -177,6 +204,21 @@ func starAndReadme(_ api: GitHubAPI) async throws(APIError<GitHubError>) -> Repo
         for _ in 0..<400 where model.issues.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
         #expect(model.issues == [GitHubIssue(number: 1, title: "A")])
         #expect(!model.isLoading)
+    }
+
+    @Test @MainActor func aRefreshButtonFiresTypedCallsWithTheScreensHandlers() async throws {
+        let api = api(MockRoutes([
+            .get("/repos/swiftlang/swift", .text(#"{"full_name":"swiftlang/swift"}"#)),
+            .get("/repos/**", .text(#"[{"number":1,"title":"A"}]"#)),
+        ]))
+        let screen = RepoScreen()
+        refreshTapped(screen.refreshCalls(api))
+        for _ in 0..<1_000 where screen.repo == nil || screen.issues.isEmpty { await Task.yield() }
+        #expect(screen.repo == Repo(fullName: "swiftlang/swift"))
+        #expect(screen.issues.map(\.number) == [1])
+        let group = controllers(api)
+        await group.refresh()
+        #expect(group.error == nil)
     }
 
     @Test func aPagerLoadsEveryPageOfATypedCall() async throws {
