@@ -1,6 +1,10 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import HTTPTypes
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -53,15 +57,14 @@ enum WSClientConnection {
         logger: Logger
     ) async throws -> WebSocketChannel {
         let limit = max(1, handshake.maximumMessageSize)
-        var configuration = WebSocketClientConfiguration(
+        let configuration = WebSocketClientConfiguration(
             // A frame may be as big as a whole message; WSClient's own default is 16 KiB.
             maxFrameSize: max(1 << 14, min(limit, Int(UInt32.max))),
             additionalHeaders: headerFields(of: handshake.request),
             extensions: compression ? [.perMessageDeflate(maxDecompressedFrameSize: max(1 << 14, limit))] : [],
             validateUTF8: true
         )
-        configuration.closeTimeout = .seconds(15)
-        let (inbound, frames) = AsyncThrowingStream<WebSocketFrame, any Error>.makeStream()
+        let (inbound, frames) = AsyncThrowingStream<Salvo.WebSocketFrame, any Error>.makeStream()
         let opened = Opened()
         let url = handshake.url
         let client = WebSocketClient(
@@ -76,7 +79,7 @@ enum WSClientConnection {
             while let message = try await iterator.next() {
                 switch message {
                 case .text(let text): frames.yield(.message(.text(text)))
-                case .binary(let buffer): frames.yield(.message(.binary(Data(buffer: buffer))))
+                case .binary(let buffer): frames.yield(.message(.binary(Data(buffer.readableBytesView))))
                 }
             }
         }
@@ -84,7 +87,7 @@ enum WSClientConnection {
             do {
                 let close = try await client.run()
                 if let close {
-                    let code = WebSocketClose.Code(rawValue: UInt16(clamping: close.closeCode.code))
+                    let code = WebSocketClose.Code(rawValue: number(of: close.closeCode))
                     frames.yield(.close(WebSocketClose(code, reason: close.reason ?? "")))
                 }
                 opened.fail(failure(nil, limit: limit))
@@ -105,19 +108,26 @@ enum WSClientConnection {
         }
     }
 
-    private static func write(_ frame: WebSocketFrame, to outbound: WebSocketOutboundWriter) async throws {
+    private static func write(_ frame: Salvo.WebSocketFrame, to outbound: WebSocketOutboundWriter) async throws {
         switch frame {
         case .message(.text(let text)):
             try await outbound.write(.text(text))
         case .message(.binary(let data)):
             try await outbound.write(.binary(ByteBuffer(bytes: data)))
         case .ping(let payload):
-            try await outbound.write(.custom(.init(fin: true, opcode: .ping, data: ByteBuffer(bytes: payload))))
+            try await outbound.write(.custom(NIOWebSocket.WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer(bytes: payload))))
         case .pong(let payload):
-            try await outbound.write(.custom(.init(fin: true, opcode: .pong, data: ByteBuffer(bytes: payload))))
+            try await outbound.write(.custom(NIOWebSocket.WebSocketFrame(fin: true, opcode: .pong, data: ByteBuffer(bytes: payload))))
         case .close(let close):
             try await outbound.close(WebSocketErrorCode(codeNumber: Int(close.code.rawValue)), reason: close.reason.isEmpty ? nil : close.reason)
         }
+    }
+
+    /// A close code's number: NIO keeps it only as its wire form.
+    private static func number(of code: WebSocketErrorCode) -> UInt16 {
+        var buffer = ByteBuffer()
+        buffer.write(webSocketErrorCode: code)
+        return buffer.readInteger(as: UInt16.self) ?? WebSocketClose.Code.noStatusReceived.rawValue
     }
 
     /// The request's headers for WSClient, less those it writes itself.
