@@ -178,7 +178,7 @@ private struct Subscribe: Codable {
         let result = await reading.result
         #expect((try? result.get()) == nil)
         if case .failure(let error) = result { #expect((error as? NetworkError)?.isCancelled == true) }
-        for _ in 0..<1_000 where mock.log.closes.isEmpty { await Task.yield() }
+        try await waitUntil { !mock.log.closes.isEmpty }
         #expect(mock.log.closes == [WebSocketClose(.normalClosure)])
     }
 
@@ -228,6 +228,27 @@ private struct Subscribe: Codable {
         #expect(time.sleeps == [1, 2])
         #expect(mock.log.handshakes.count == 3)
         #expect(mock.log.entries.first == MockWebSocketLog.Entry(connection: 2, event: .message(.text("sub"))))
+    }
+
+    @Test func afterMaximumFailuresInARowTheLoopThrowsTheLastError() async throws {
+        let time = TestClock()
+        let mock = MockWebSocketServer(handshakes: [.accept(), .fail(.cannotConnectToHost)]) { peer in peer.drop() }
+        var call = call(mock)
+        call.reconnection = ReconnectionPolicy(delay: 1, jitter: 0, maximumFailures: 1, clock: time.clock)
+        let connection = try await call.connect()
+        let reading = Task {
+            for try await _ in connection.messages {}
+        }
+        await time.waitForSleepers(1)
+        time.advance(by: 2)          // the drop without a message was the first failure: backed off
+        await #expect {
+            try await reading.value
+        } throws: { error in
+            guard case .transport(let urlError) = error as? NetworkError else { return false }
+            return urlError.code == .cannotConnectToHost
+        }
+        #expect(time.sleeps == [2])
+        #expect(mock.log.handshakes.count == 2)
     }
 
     @Test func withoutReconnectionAGoingAwayCloseEndsTheLoop() async throws {

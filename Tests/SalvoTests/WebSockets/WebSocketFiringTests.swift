@@ -52,15 +52,15 @@ import SalvoTesting
         #expect(events.log.withLock { $0 } == ["failed other"])
     }
 
-    @Test func cancellingTheTaskClosesWith1000AndRunsFailedOnce() async {
+    @Test func cancellingTheTaskClosesWith1000AndRunsFailedOnce() async throws {
         let events = Events()
         let mock = MockWebSocketServer { peer in _ = await peer.receive(); _ = await peer.receive() }
         let task = call(mock, events: events).fire()
         await wait(for: 1, in: events)
-        for _ in 0..<10_000 where mock.log.sentMessages.isEmpty { await Task.yield() }
+        try await waitUntil { !mock.log.sentMessages.isEmpty }
         task.cancel()
         task.cancel()
-        for _ in 0..<10_000 where mock.log.closes.isEmpty { await Task.yield() }
+        try await waitUntil { !mock.log.closes.isEmpty }
         #expect(mock.log.closes == [WebSocketClose(.normalClosure)])
         #expect(events.log.withLock { $0 }.filter { $0.hasPrefix("failed") || $0.hasPrefix("closed") } == ["failed cancelled"])
     }
