@@ -18,6 +18,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16)],
     products: [
         .library(name: "SalvoWebSocket", targets: ["SalvoWebSocket"]),
+        .executable(name: "salvo-autobahn", targets: ["SalvoAutobahn"]),
     ],
     dependencies: [
         .package(name: "Salvo", path: "../.."),
@@ -43,6 +44,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
+            name: "SalvoAutobahn",
+            dependencies: ["SalvoWebSocket", .product(name: "Salvo", package: "Salvo")],
+            path: "Sources/SalvoAutobahn",
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
