@@ -90,6 +90,12 @@ enum WebSocketsServer {
         #expect(connection.peerClose == WebSocketClose(WebSocketClose.Code(rawValue: 4001), reason: "bye"))
     }
 
+    @Test func aCloseFrameFollowedByADroppedConnectionIsThePeersClose() async throws {
+        let connection = try await call("/close-then-drop").connect()
+        for try await _ in connection.messages {}
+        #expect(connection.peerClose == WebSocketClose(WebSocketClose.Code(rawValue: 4002), reason: "gone"))
+    }
+
     @Test func answersTheServersPingAndSendsItsOwn() async throws {
         let connection = try await call("/ping").connect()
         try await connection.ping(Data("client".utf8))

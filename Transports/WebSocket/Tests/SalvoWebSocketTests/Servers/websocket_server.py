@@ -52,6 +52,12 @@ async def handler(ws):
             await ws.send("one")
             await asyncio.sleep(0.05)
             ws.transport.abort()
+        elif path == "/close-then-drop":
+            # A close frame (4002, "gone") written raw, then the TCP connection dropped at once,
+            # without waiting for the client's answer: as Autobahn's fuzzing server does.
+            ws.transport.write(b"\x88\x06\x0f\xa2gone")
+            await asyncio.sleep(0.05)
+            ws.transport.abort()
         elif path == "/last-close":
             await ws.send(str(last_close["code"]))
             await ws.wait_closed()
