@@ -100,4 +100,22 @@ import SalvoTesting
         #expect(connection.peerClose == WebSocketClose(.goingAway, reason: "restarting"))
         #expect(server.log.sentMessages == [.text("hi")])
     }
+
+    @Test func recordingAndReplaying() async throws {
+        var feed = WebSocketCall(server: production, endpoint: .get("/feed"))
+        let live = MockWebSocketServer { peer in
+            try await peer.send("hello")
+            await peer.close()
+        }
+
+        let recorder = WebSocketRecorder()
+        feed.transport = .recording(through: .mock(live), into: recorder)   // .webSocketClient() for a live server
+        for try await _ in try await feed.connect().messages {}             // … the conversation …
+        let fixture = try JSONEncoder().encode(recorder.transcript)
+        feed.transport = .mock(.replaying(try JSONDecoder().decode(WebSocketTranscript.self, from: fixture)))
+
+        var replayed: [WebSocketMessage] = []
+        for try await message in try await feed.connect().messages { replayed.append(message) }
+        #expect(replayed == [.text("hello")])
+    }
 }

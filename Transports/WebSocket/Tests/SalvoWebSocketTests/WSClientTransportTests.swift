@@ -183,6 +183,40 @@ enum WebSocketsServer {
         #expect(try await lastCloseCode(becoming: "1000") == "1000")
     }
 
+    @Test func aLiveConversationRecordedReplaysOfflineWithoutItsToken() async throws {
+        let recorder = WebSocketRecorder()
+        var live = try await call("/echo")
+        live.server.requiresAuthentication = true
+        live.actions = [AuthTokenAction { "t0k3n" }]
+        live.endpoint.query = [URLQueryItem(name: "access_token", value: "s3cret")]
+        live.transport = .recording(through: .webSocketClient(), into: recorder)
+        let connection = try await live.connect()
+        try await connection.send("one")
+        try await connection.send(Data([2]))
+        var received: [WebSocketMessage] = []
+        for try await message in connection.messages {
+            received.append(message)
+            if received.count == 2 { break }
+        }
+        let fixture = try JSONEncoder().encode(recorder.transcript)
+        let text = String(decoding: fixture, as: UTF8.self)
+        #expect(!text.contains("s3cret") && !text.contains("t0k3n"))
+
+        var offline = live
+        let replay = MockWebSocketServer.replaying(try JSONDecoder().decode(WebSocketTranscript.self, from: fixture))
+        offline.transport = .mock(replay)
+        let replaying = try await offline.connect()
+        try await replaying.send("one")
+        try await replaying.send(Data([2]))
+        var replayed: [WebSocketMessage] = []
+        for try await message in replaying.messages {
+            replayed.append(message)
+            if replayed.count == 2 { break }
+        }
+        #expect(replayed == received)
+        #expect(replay.log.sentMessages == [.text("one"), .binary(Data([2]))])
+    }
+
     @Test func anUnreachablePortFailsTheHandshakeNamingTheURL() async throws {
         var call = WebSocketCall(server: ServerConfig(scheme: "ws", host: "127.0.0.1", port: 1), endpoint: .get("/nothing"))
         call.transport = .webSocketClient()
