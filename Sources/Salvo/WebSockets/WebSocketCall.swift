@@ -41,7 +41,7 @@ public struct WebSocketCall: Sendable {
     public var responder: WebSocketResponder
     /// Where the responder's handlers run, `.main` by default.
     public var callbackQueue: CallbackQueue
-    /// What encodes ``WebSocketConnection/send(_:)-(Encodable)`` values as JSON text.
+    /// What encodes the `Encodable` values a connection sends as JSON text.
     public var encoder: JSONEncoder
     /// What opens connections: ``WebSocketTransport/platform`` unless set (a mock, the Linux transport).
     public var transport: WebSocketTransport
