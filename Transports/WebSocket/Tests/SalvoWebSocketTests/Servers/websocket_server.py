@@ -1,0 +1,84 @@
+"""A loopback WebSocket server for SalvoWebSocket's integration tests, on Python's `websockets`.
+
+Binds 127.0.0.1 on an ephemeral port, prints the port on the first line of stdout, and serves
+until stdin closes. Each path is one scenario; /last-close sends the close code the server
+received on the previous connection, so a test can check what the client sent.
+"""
+import asyncio
+import sys
+
+from websockets.asyncio.server import serve
+from websockets.exceptions import ConnectionClosed
+
+last_close = {"code": None}
+
+
+async def handler(ws):
+    path = ws.request.path
+    try:
+        if path == "/echo":
+            async for message in ws:
+                await ws.send(message)
+        elif path == "/headers":
+            await ws.send(ws.request.headers.get("Authorization", "none"))
+            await ws.wait_closed()
+        elif path == "/close":
+            await ws.close(4001, "bye")
+        elif path == "/ping":
+            pong = await ws.ping(b"salvo")
+            await asyncio.wait_for(pong, 10)
+            await ws.send("pong received")
+            await ws.wait_closed()
+        elif path == "/big":
+            chunk = b"x" * (1 << 20)
+            await ws.send((chunk for _ in range(16)))
+            await ws.wait_closed()
+        elif path == "/many":
+            for index in range(1000):
+                await ws.send(str(index))
+            await ws.close(1000)
+        elif path == "/deflate":
+            extensions = [extension.name for extension in ws.protocol.extensions]
+            await ws.send(",".join(extensions) or "none")
+            await ws.send("a" * 100_000)
+            await ws.wait_closed()
+        elif path == "/bad-utf8":
+            await ws.send(b"\xff\xfe\xfd", text=True)
+            await ws.wait_closed()
+        elif path == "/oversize":
+            await ws.send("y" * 2048)
+            await ws.wait_closed()
+        elif path == "/drop":
+            await ws.send("one")
+            await asyncio.sleep(0.05)
+            ws.transport.abort()
+        elif path == "/close-then-drop":
+            # A close frame (4002, "gone") written raw, then the TCP connection dropped at once,
+            # without waiting for the client's answer: as Autobahn's fuzzing server does.
+            ws.transport.write(b"\x88\x06\x0f\xa2gone")
+            await asyncio.sleep(0.05)
+            ws.transport.abort()
+        elif path == "/last-close":
+            await ws.send(str(last_close["code"]))
+            await ws.wait_closed()
+        else:
+            await ws.close(4004, "no such scenario")
+    except ConnectionClosed:
+        pass
+    finally:
+        if path != "/last-close" and ws.close_code is not None:
+            last_close["code"] = ws.close_code
+        elif path != "/last-close":
+            await ws.wait_closed()
+            last_close["code"] = ws.close_code
+
+
+async def main():
+    async with serve(handler, "127.0.0.1", 0, max_size=None, ping_interval=None) as server:
+        port = server.sockets[0].getsockname()[1]
+        print(f"PORT {port}", flush=True)
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, sys.stdin.read)
+
+
+asyncio.run(main())

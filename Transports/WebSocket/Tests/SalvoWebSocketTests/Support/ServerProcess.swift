@@ -1,0 +1,1 @@
+../../../../../Tests/SalvoTests/Transport/Support/ServerProcess.swift

@@ -1,0 +1,230 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Salvo
+import SalvoWebSocket
+import Testing
+
+/// The Python `websockets` server the suites talk to, started once.
+enum WebSocketsServer {
+    static let shared = SharedServer {
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let package = here.deletingLastPathComponent().deletingLastPathComponent()
+        let python = ProcessInfo.processInfo.environment["SALVO_WEBSOCKETS_PYTHON"]
+            ?? package.appendingPathComponent(".build-ws-venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw TestServerError("no Python with `websockets` at \(python): run `python3 -m venv \(package.path)/.build-ws-venv && \(package.path)/.build-ws-venv/bin/pip install websockets`, or set SALVO_WEBSOCKETS_PYTHON")
+        }
+        return try await ServerProcess.launch(
+            name: "websocket_server.py",
+            executable: URL(fileURLWithPath: python),
+            arguments: [here.appendingPathComponent("Servers/websocket_server.py").path]
+        )
+    }
+}
+
+/// SalvoWebSocket's transport against a third-party server (Python's `websockets`) on loopback.
+@Suite(.serialized) struct WSClientTransportTests {
+    private func call(_ path: EndpointPath, maximumMessageSize: Int = 1 << 20, compression: Bool = true) async throws -> WebSocketCall {
+        let server = try await WebSocketsServer.shared.running()
+        var call = WebSocketCall(
+            server: ServerConfig(scheme: "ws", host: "127.0.0.1", port: server.port),
+            endpoint: .get(path),
+            maximumMessageSize: maximumMessageSize
+        )
+        call.transport = .webSocketClient(compression: compression)
+        return call
+    }
+
+    private func lastCloseCode() async throws -> String {
+        let connection = try await call("/last-close").connect()
+        defer { Task { await connection.close() } }
+        for try await message in connection.messages {
+            if case .text(let text) = message { return text }
+        }
+        return "no answer"
+    }
+
+    /// The close code the server last received, once it is `expected` (the server records it when
+    /// the closing handshake is over, which may be after the client's loop ended), or the last read.
+    private func lastCloseCode(becoming expected: String) async throws -> String {
+        var code = try await lastCloseCode()
+        for _ in 0..<50 where code != expected {
+            try await Task.sleep(nanoseconds: 100_000_000)
+            code = try await lastCloseCode()
+        }
+        return code
+    }
+
+    @Test func echoesTextBinaryAndTypedJSON() async throws {
+        struct Note: Codable, Equatable { var text: String }
+        let connection = try await call("/echo").connect()
+        try await connection.send("hello")
+        try await connection.send(Data([0, 1, 2, 255]))
+        try await connection.send(Note(text: "typed"))
+        var received: [WebSocketMessage] = []
+        for try await message in connection.messages {
+            received.append(message)
+            if received.count == 3 { break }
+        }
+        #expect(received == [.text("hello"), .binary(Data([0, 1, 2, 255])), .text(#"{"text":"typed"}"#)])
+    }
+
+    @Test func handshakeCarriesTheActionsToken() async throws {
+        var call = try await call("/headers")
+        call.server.requiresAuthentication = true
+        call.actions = [AuthTokenAction { "t0k3n" }]
+        let connection = try await call.connect()
+        var first: WebSocketMessage?
+        for try await message in connection.messages {
+            first = message
+            break
+        }
+        #expect(first == .text("Bearer t0k3n"))
+    }
+
+    @Test func serverInitiatedCloseEndsTheLoopWithItsCodeAndReason() async throws {
+        let connection = try await call("/close").connect()
+        for try await _ in connection.messages {}
+        #expect(connection.peerClose == WebSocketClose(WebSocketClose.Code(rawValue: 4001), reason: "bye"))
+    }
+
+    @Test func aCloseFrameFollowedByADroppedConnectionIsThePeersClose() async throws {
+        let connection = try await call("/close-then-drop").connect()
+        for try await _ in connection.messages {}
+        #expect(connection.peerClose == WebSocketClose(WebSocketClose.Code(rawValue: 4002), reason: "gone"))
+    }
+
+    @Test func answersTheServersPingAndSendsItsOwn() async throws {
+        let connection = try await call("/ping").connect()
+        try await connection.ping(Data("client".utf8))
+        var first: WebSocketMessage?
+        for try await message in connection.messages {
+            first = message
+            break
+        }
+        #expect(first == .text("pong received"))
+    }
+
+    @Test func receivesA16MiBMessageSentInFragments() async throws {
+        let connection = try await call("/big", maximumMessageSize: 16 << 20).connect()
+        var size = 0
+        for try await message in connection.messages {
+            size = message.count
+            break
+        }
+        #expect(size == 16 << 20)
+    }
+
+    @Test func receivesAThousandSmallMessagesInOrder() async throws {
+        let connection = try await call("/many").connect()
+        var received: [String] = []
+        for try await message in connection.messages {
+            if case .text(let text) = message { received.append(text) }
+        }
+        #expect(received == (0..<1000).map(String.init))
+        #expect(connection.peerClose?.code == .normalClosure)
+    }
+
+    @Test func negotiatesPermessageDeflate() async throws {
+        let connection = try await call("/deflate").connect()
+        var received: [WebSocketMessage] = []
+        for try await message in connection.messages {
+            received.append(message)
+            if received.count == 2 { break }
+        }
+        #expect(received == [.text("permessage-deflate"), .text(String(repeating: "a", count: 100_000))])
+    }
+
+    @Test func invalidUTF8InATextFrameClosesWith1007() async throws {
+        let connection = try await call("/bad-utf8").connect()
+        await #expect {
+            for try await _ in connection.messages {}
+        } throws: { error in
+            "\(error)".contains("1007") && "\(error)".contains("127.0.0.1")
+        }
+        #expect(try await lastCloseCode(becoming: "1007") == "1007")
+    }
+
+    @Test func aMessageOverTheLimitClosesWith1009() async throws {
+        let connection = try await call("/oversize", maximumMessageSize: 1024).connect()
+        await #expect {
+            for try await _ in connection.messages {}
+        } throws: { error in
+            guard case .unacceptableResponse = error as? NetworkError else { return false }
+            return "\(error)".contains("maximumMessageSize (1024 bytes)")
+        }
+        #expect(try await lastCloseCode(becoming: "1009") == "1009")
+    }
+
+    @Test func aPeerThatDropsTCPGivesAnErrorNamingTheURLAtOnce() async throws {
+        let connection = try await call("/drop").connect()
+        var received: [WebSocketMessage] = []
+        await #expect {
+            for try await message in connection.messages { received.append(message) }
+        } throws: { error in
+            guard case .transport = error as? NetworkError else { return false }
+            return "\(error)".contains("ws://127.0.0.1:") && "\(error)".contains("/drop")
+        }
+        #expect(received == [.text("one")])
+    }
+
+    @Test func cancellingTheReadingTaskClosesWith1000() async throws {
+        let connection = try await call("/echo").connect()
+        try await connection.send("wait")
+        let (arrived, arrival) = AsyncStream<Void>.makeStream()
+        let reading = Task {
+            for try await _ in connection.messages { arrival.yield() }
+        }
+        for await _ in arrived { break }
+        reading.cancel()
+        _ = await reading.result
+        #expect(try await lastCloseCode(becoming: "1000") == "1000")
+    }
+
+    @Test func aLiveConversationRecordedReplaysOfflineWithoutItsToken() async throws {
+        let recorder = WebSocketRecorder()
+        var live = try await call("/echo")
+        live.server.requiresAuthentication = true
+        live.actions = [AuthTokenAction { "t0k3n" }]
+        live.endpoint.query = [URLQueryItem(name: "access_token", value: "s3cret")]
+        live.transport = .recording(through: .webSocketClient(), into: recorder)
+        let connection = try await live.connect()
+        try await connection.send("one")
+        try await connection.send(Data([2]))
+        var received: [WebSocketMessage] = []
+        for try await message in connection.messages {
+            received.append(message)
+            if received.count == 2 { break }
+        }
+        let fixture = try JSONEncoder().encode(recorder.transcript)
+        let text = String(decoding: fixture, as: UTF8.self)
+        #expect(!text.contains("s3cret") && !text.contains("t0k3n"))
+
+        var offline = live
+        let replay = MockWebSocketServer.replaying(try JSONDecoder().decode(WebSocketTranscript.self, from: fixture))
+        offline.transport = .mock(replay)
+        let replaying = try await offline.connect()
+        try await replaying.send("one")
+        try await replaying.send(Data([2]))
+        var replayed: [WebSocketMessage] = []
+        for try await message in replaying.messages {
+            replayed.append(message)
+            if replayed.count == 2 { break }
+        }
+        #expect(replayed == received)
+        #expect(replay.log.sentMessages == [.text("one"), .binary(Data([2]))])
+    }
+
+    @Test func anUnreachablePortFailsTheHandshakeNamingTheURL() async throws {
+        var call = WebSocketCall(server: ServerConfig(scheme: "ws", host: "127.0.0.1", port: 1), endpoint: .get("/nothing"))
+        call.transport = .webSocketClient()
+        await #expect {
+            _ = try await call.connect()
+        } throws: { error in
+            guard case .transport = error as? NetworkError else { return false }
+            return "\(error)".contains("127.0.0.1:1")
+        }
+    }
+}
