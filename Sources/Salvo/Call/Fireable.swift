@@ -23,7 +23,8 @@
 /// RefreshButton(calls: [profileCall, inbox, NetCall(server: api, endpoint: .post("/seen"))]).tap()
 /// ```
 ///
-/// ``NetCall`` and ``TypedCall`` conform: each firing goes through the call's
+/// ``NetCall``, ``TypedCall`` and ``WebSocketCall`` conform (a WebSocket call's firing connects and
+/// runs its ``WebSocketResponder``'s handlers until the connection ends). For a request, each firing goes through the call's
 /// ``NetCall/firingFunction`` (production, mock, replay), runs its ``NetworkResponder``'s handlers
 /// and, for a typed call, decodes and runs its ``TypedCall/valueHandler`` or
 /// ``TypedCall/apiErrorHandler``. The returned ``NetworkTask`` cancels the firing.

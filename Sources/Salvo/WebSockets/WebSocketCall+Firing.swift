@@ -1,6 +1,6 @@
 import Foundation
 
-extension WebSocketCall {
+extension WebSocketCall: Fireable {
     /// Connects and runs the ``responder``'s handlers on ``callbackQueue`` until the connection
     /// ends; the same shape as `NetCall.fire()`, so something that knows nothing of WebSockets can
     /// fire it.

@@ -45,6 +45,24 @@ import SalvoTesting
         #expect(task.isFinished)
     }
 
+    /// A trigger that holds `[any Fireable]` fires a WebSocket call beside a request, knowing neither.
+    @Test func aWebSocketCallFiresAsAnyFireableBesideARequest() async throws {
+        let events = Events()
+        let mock = MockWebSocketServer { peer in
+            try await peer.send("hello")
+            await peer.close(.normalClosure)
+        }
+        var request = NetCall(server: ServerConfig(host: "api.example.com"), endpoint: .get("/me"), callbackQueue: .immediate)
+        request.firingFunction = .mock(.json(["name": "Ada"]))
+        request.responder.dataHandler = { _ in events.append("request") }
+        let triggers: [any Fireable] = [call(mock, events: events), request]
+        for trigger in triggers { trigger.fire() }
+        await wait(for: 4, in: events)
+        let log = events.log.withLock { $0 }
+        #expect(log.contains("request"))
+        #expect(log.filter { $0 != "request" } == ["opened", "message 5", "closed 1000"])
+    }
+
     @Test func fireRunsFailedOnARefusedHandshake() async {
         let events = Events()
         _ = call(MockWebSocketServer(handshakes: [.refuse(statusCode: 503)]) { _ in }, events: events).fire()
