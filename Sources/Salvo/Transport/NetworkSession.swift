@@ -51,7 +51,7 @@ public protocol NetworkSession: Sendable {
 }
 
 extension NetworkSession {
-    /// Reports the whole exchange from ``start(_:completion:)`` as a head, one chunk and the end.
+    /// Reports the whole exchange from ``start(_:completion:)`` in one ``ResponseReceiver/finish(with:body:error:)``.
     @_spi(Transport) public func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
         if let collector = receiver as? ExchangeCollector, collector.isCompletionDefault {
             // The other default made this receiver: the session implements neither method.
@@ -62,9 +62,7 @@ extension NetworkSession {
             return FinishedSessionTask()
         }
         return start(request) { data, response, error in
-            if let response { receiver.receive(response) }
-            if let data, !data.isEmpty { receiver.receive(data) }
-            receiver.finish(error)
+            receiver.finish(with: response.flatMap(ResponseHead.init), body: data, error: error)
         }
     }
 

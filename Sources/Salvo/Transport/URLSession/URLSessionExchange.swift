@@ -150,9 +150,7 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, NetworkSession
         case .send(let request):
             send(request)
         case .report(let head, let body, let error):
-            if let head { receiver.receive(head) }
-            if let body, !body.isEmpty { receiver.receive(body) }
-            receiver.finish(error)
+            receiver.finish(with: head.flatMap(ResponseHead.init), body: body, error: error)
         }
     }
 
