@@ -57,6 +57,7 @@ public struct FiringFunction: Sendable {
     ) -> NetworkTask {
         // Read before the channel moves into the task.
         let taskHandler = channel.taskHandler.map { (handler: $0, queue: channel.queue) }
+        let options = channel.bodyReceiver != nil || channel.progressHandler != nil ? Self.readingAsItArrives : Self.readingWhole
         let server = call.server
         let request: URLRequest
         do {
@@ -85,7 +86,6 @@ public struct FiringFunction: Sendable {
             taskHandler.queue.run(taskHandler.handler, with: task)
             if task.isCancelled { return task }
         }
-        let options = task.streamsBody || task.reportsProgress ? Self.readingAsItArrives : Self.readingWhole
         task.onCancel(cancelling: session.start(request, options: options, receiver: task))
         return task
     }

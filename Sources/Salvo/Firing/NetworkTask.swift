@@ -195,7 +195,10 @@ public final class NetworkTask: Sendable {
 
     /// `outcome` as one `Result`: the body with the head and metrics it came with, or the error.
     private static func reported(_ outcome: AttemptOutcome) -> Result<NetworkResponse, NetworkError> {
-        outcome.result.map { NetworkResponse(data: $0, head: outcome.head, metrics: outcome.metrics) }
+        switch outcome.result {
+        case .success(let data): .success(NetworkResponse(data: data, head: outcome.head, metrics: outcome.metrics))
+        case .failure(let error): .failure(error)
+        }
     }
 
     /// Why an exchange of `request` failed: a file of the body that changed while it was sent,
