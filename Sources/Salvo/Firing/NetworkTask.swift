@@ -111,19 +111,14 @@ public final class NetworkTask: Sendable {
     /// task cancels this one.
     nonisolated(nonsending)
     func outcome() async -> Result<NetworkResponse, NetworkError> {
-        let outcome: AttemptOutcome
-        if let ready = state.withLock({ $0.takeOutcome() }) {
-            outcome = ready
-        } else {
-            outcome = await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    run(state.withLock { $0.handle(.awaited(continuation)) })
-                }
-            } onCancel: {
-                cancel()
+        if let ready = state.withLock({ $0.takeOutcome() }) { return ready }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                run(state.withLock { $0.handle(.awaited(continuation)) })
             }
+        } onCancel: {
+            cancel()
         }
-        return Self.reported(outcome)
     }
 
     // MARK: - Actions, run outside the lock
@@ -142,16 +137,16 @@ public final class NetworkTask: Sendable {
             sessionTask.cancel()
         case .resume(let waiter, let outcome):
             waiter.resume(returning: outcome)
-        case .finish(let outcome, let stopping, let hasStreamedHead, let waiter, let transferProgress):
+        case .finish(let outcome, let stopping, let hasStreamedHead, let resuming, let transferProgress):
             if let transferProgress { progress?.report(transferProgress) }
-            finish(outcome, hasStreamedHead: hasStreamedHead, resuming: waiter)
+            finish(outcome, hasStreamedHead: hasStreamedHead, resuming: resuming)
             stopping.forEach { $0.cancel() }
         }
     }
 
     /// Ends the firing with `outcome`: 100 % progress, the body stream's end, the finish
     /// handlers, then the destination.
-    private func finish(_ outcome: AttemptOutcome, hasStreamedHead: Bool, resuming waiter: CheckedContinuation<AttemptOutcome, Never>?) {
+    private func finish(_ outcome: AttemptOutcome, hasStreamedHead: Bool, resuming: (State.Waiter, Result<NetworkResponse, NetworkError>)?) {
         if let progress, case .success = outcome.result { progress.complete() }
         if let bodyReceiver = channel.bodyReceiver {
             if hasStreamedHead {
@@ -170,8 +165,8 @@ public final class NetworkTask: Sendable {
         }
         switch channel.destination {
         case .awaiting:
-            if let waiter {
-                waiter.resume(returning: outcome)
+            if let (waiter, result) = resuming {
+                waiter.resume(returning: result)
             } else {
                 run(state.withLock { $0.handle(.handled(outcome)) })
             }
@@ -194,7 +189,7 @@ public final class NetworkTask: Sendable {
     }
 
     /// `outcome` as one `Result`: the body with the head and metrics it came with, or the error.
-    private static func reported(_ outcome: AttemptOutcome) -> Result<NetworkResponse, NetworkError> {
+    static func reported(_ outcome: AttemptOutcome) -> Result<NetworkResponse, NetworkError> {
         switch outcome.result {
         case .success(let data): .success(NetworkResponse(data: data, head: outcome.head, metrics: outcome.metrics))
         case .failure(let error): .failure(error)
@@ -269,6 +264,9 @@ extension NetworkTask {
     /// The firing's state as a value: it takes an ``Event`` and returns the ``Action`` to run
     /// once the lock is released. No I/O and no callbacks happen here.
     struct State {
+        /// The awaiting caller, parked until the outcome is made.
+        typealias Waiter = CheckedContinuation<Result<NetworkResponse, NetworkError>, Never>
+
         enum Event {
             /// A session task started; kept to cancel.
             case started(any NetworkSessionTask)
@@ -283,7 +281,7 @@ extension NetworkTask {
             case finish(AttemptOutcome)
             case cancel
             /// The awaiting caller parks until the outcome is made.
-            case awaited(CheckedContinuation<AttemptOutcome, Never>)
+            case awaited(Waiter)
             /// The finish handlers ran: the outcome may reach the awaiting caller.
             case handled(AttemptOutcome)
         }
@@ -293,7 +291,7 @@ extension NetworkTask {
             /// A streamed body's head or chunk for the body receiver, and progress to report.
             case report(head: ResponseHead?, chunk: Data?, progress: TransferProgress?)
             case cancelExchange(any NetworkSessionTask)
-            case resume(CheckedContinuation<AttemptOutcome, Never>, AttemptOutcome)
+            case resume(Waiter, Result<NetworkResponse, NetworkError>)
             /// End the firing with the outcome; stop what is still running; `hasStreamedHead`
             /// says the body receiver has had the head; the awaiting caller, if parked; the
             /// download progress of a body that arrived whole.
@@ -301,7 +299,7 @@ extension NetworkTask {
                 AttemptOutcome,
                 stopping: [any NetworkSessionTask],
                 hasStreamedHead: Bool,
-                resuming: CheckedContinuation<AttemptOutcome, Never>?,
+                resuming: (Waiter, Result<NetworkResponse, NetworkError>)?,
                 progress: TransferProgress? = nil
             )
         }
@@ -327,9 +325,9 @@ extension NetworkTask {
         /// Whether a 2xx head went to the body receiver, so chunks follow it there.
         private var isStreaming = false
         private var meter: AttemptMeter?
-        private var waiter: CheckedContinuation<AttemptOutcome, Never>?
-        /// The outcome made before the awaiting caller asked for it.
-        private var unclaimed: AttemptOutcome?
+        private var waiter: Waiter?
+        /// The outcome made before the awaiting caller asked for it, as the caller takes it.
+        private var unclaimed: Result<NetworkResponse, NetworkError>?
 
         init(request: URLRequest?, streamsBody: Bool, reportsProgress: Bool, parksOutcome: Bool, handsOverAfterHandlers: Bool, meter: AttemptMeter?) {
             self.request = request
@@ -341,7 +339,7 @@ extension NetworkTask {
         }
 
         /// The outcome, if it was made and nobody has taken it.
-        mutating func takeOutcome() -> AttemptOutcome? { unclaimed.take() }
+        mutating func takeOutcome() -> Result<NetworkResponse, NetworkError>? { unclaimed.take() }
 
         mutating func handle(_ event: Event) -> Action {
             switch event {
@@ -350,8 +348,9 @@ extension NetworkTask {
                 waiter = continuation
                 return .none
             case .handled(let outcome):
-                if let waiter = waiter.take() { return .resume(waiter, outcome) }
-                unclaimed = outcome
+                let reported = NetworkTask.reported(outcome)
+                if let waiter = waiter.take() { return .resume(waiter, reported) }
+                unclaimed = reported
                 return .none
             case .cancel:
                 guard !isFinished else { return .none }
@@ -422,23 +421,33 @@ extension NetworkTask {
                 let body = isStreaming ? nil : (body.take() ?? (head == nil ? nil : Data()))
                 var outcome = AttemptOutcome(request: request, head: head, data: body, error: failure)
                 if meter != nil, let metrics = meter?.ended() { outcome.metrics = [metrics] }
-                return finished(outcome, progress: progress)
+                guard parksOutcome, !handsOverAfterHandlers else { return finished(outcome, progress: progress) }
+                // Classified here, right where it is made, for the awaiting caller.
+                let reported: Result<NetworkResponse, NetworkError> = switch outcome.result {
+                case .success(let data): .success(NetworkResponse(data: data, head: outcome.head, metrics: outcome.metrics))
+                case .failure(let error): .failure(error)
+                }
+                return finished(outcome, reporting: reported, progress: progress)
             default:
                 return .none
             }
         }
 
         /// Finishes the firing with `outcome`: it goes to the parked caller, waits for one, or to the destination.
-        private mutating func finished(_ outcome: AttemptOutcome, progress: TransferProgress? = nil) -> Action {
+        private mutating func finished(
+            _ outcome: AttemptOutcome,
+            reporting reported: Result<NetworkResponse, NetworkError>? = nil,
+            progress: TransferProgress? = nil
+        ) -> Action {
             isFinished = true
             let stopping = isCancelled ? cancellables : []
             cancellables = []
-            var waiter: CheckedContinuation<AttemptOutcome, Never>?
+            var resuming: (Waiter, Result<NetworkResponse, NetworkError>)?
             if parksOutcome, !handsOverAfterHandlers {
-                waiter = self.waiter.take()
-                if waiter == nil { unclaimed = outcome }
+                let reported = reported ?? NetworkTask.reported(outcome)
+                if let waiter = waiter.take() { resuming = (waiter, reported) } else { unclaimed = reported }
             }
-            return .finish(outcome, stopping: stopping, hasStreamedHead: isStreaming, resuming: waiter, progress: progress)
+            return .finish(outcome, stopping: stopping, hasStreamedHead: isStreaming, resuming: resuming, progress: progress)
         }
     }
 }

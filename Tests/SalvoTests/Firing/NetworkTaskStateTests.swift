@@ -92,7 +92,7 @@ import Testing
         }
         let taken = state.takeOutcome()
         let outcome = try #require(taken)
-        #expect(outcome.data == Data("x".utf8))
+        #expect(try outcome.get().data == Data("x".utf8))
         #expect(state.takeOutcome() == nil)
     }
 
