@@ -167,7 +167,8 @@ public final class NetworkTask: Sendable {
         case .awaiting:
             if let (waiter, result) = resuming {
                 waiter.resume(returning: result)
-            } else {
+            } else if !channel.finishHandlers.isEmpty {
+                // Held back until the finish handlers ran: now the caller may take it.
                 run(state.withLock { $0.handle(.handled(outcome)) })
             }
         case .result(let completion):
