@@ -219,17 +219,17 @@ public final class NetworkTask: Sendable {
 /// is the exchange's receiver, so nothing sits between the two.
 @_spi(Transport) extension NetworkTask: ResponseReceiver {
     /// Receives the response head.
-    public func receive(_ head: ResponseHead) {
+    @_spi(Transport) public func receive(_ head: ResponseHead) {
         run(state.withLock { $0.handle(.head(head)) })
     }
 
     /// Receives the next chunk of the body.
-    public func receive(_ chunk: Data) {
+    @_spi(Transport) public func receive(_ chunk: Data) {
         run(state.withLock { $0.handle(.chunk(chunk)) })
     }
 
     /// Receives upload progress.
-    public func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {
+    @_spi(Transport) public func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {
         // A streamed body sent chunked (Linux sends no Content-Length for a stream) still has a
         // known size: the stream's own.
         let expected = bytesExpected ?? (request?.httpBodyStream as? BodyStream)?.length
@@ -237,23 +237,23 @@ public final class NetworkTask: Sendable {
     }
 
     /// Hears that the session followed a redirect.
-    public func didFollowRedirect() {
+    @_spi(Transport) public func didFollowRedirect() {
         run(state.withLock { $0.handle(.redirected) })
     }
 
     /// Receives a task's metrics.
-    public func didCollect(_ taskMetrics: URLSessionTaskMetrics) {
+    @_spi(Transport) public func didCollect(_ taskMetrics: URLSessionTaskMetrics) {
         run(state.withLock { $0.handle(.collected(taskMetrics)) })
     }
 
     /// Ends the exchange.
-    public func finish(_ error: (any Error)?) {
+    @_spi(Transport) public func finish(_ error: (any Error)?) {
         let failure = error.map { Self.failure($0, of: request) }
         run(state.withLock { $0.handle(.end(nil, nil, failure)) })
     }
 
     /// Receives the whole exchange and ends it, in one step.
-    public func finish(with head: ResponseHead?, body: Data?, error: (any Error)?) {
+    @_spi(Transport) public func finish(with head: ResponseHead?, body: Data?, error: (any Error)?) {
         let failure = error.map { Self.failure($0, of: request) }
         run(state.withLock { $0.handle(.end(head, body, failure)) })
     }
