@@ -41,19 +41,13 @@ extension NetCall {
         return try decode(type, from: response.data, decoder: decoder ?? server.decoder).get()
     }
 
-    /// The outcome of one firing through the firing function, as one `Result`, resumed where
-    /// the outcome is made.
+    /// The outcome of one firing through the firing function, as one `Result`: the task keeps
+    /// it until this caller takes it, so an answer made before the firing function returned (a
+    /// mock's) is taken without waiting.
     nonisolated(nonsending)
     func result() async -> Result<NetworkResponse, NetworkError> {
         if Task.isCancelled { return .failure(.cancelled) }
-        let firing = AsyncFiring()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                firing.start(resuming: continuation) { fire(reporting: $0) }
-            }
-        } onCancel: {
-            firing.cancel()
-        }
+        return await firingFunction(self, .awaiting()).outcome()
     }
 
     /// Fires the call through its firing function with `completion` receiving the outcome as one
@@ -64,44 +58,5 @@ extension NetCall {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) -> NetworkTask {
         firingFunction(self, .result(completion, progress: progress))
-    }
-}
-
-/// One async firing: resumes its continuation once, and lets Swift task cancellation, which may
-/// come before the firing function returned the task, reach the task.
-private final class AsyncFiring: Sendable {
-    private struct State {
-        var task: NetworkTask?
-        var isCancelled = false
-        var continuation: CheckedContinuation<Result<NetworkResponse, NetworkError>, Never>?
-    }
-
-    private let state = Locked(State())
-
-    /// Fires with `fire`, whose completion resumes `continuation`; a firing function that hands
-    /// on more than one outcome cannot resume it twice.
-    func start(
-        resuming continuation: CheckedContinuation<Result<NetworkResponse, NetworkError>, Never>,
-        with fire: (@escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void) -> NetworkTask
-    ) {
-        state.withLock { $0.continuation = continuation }
-        let task = fire { [self] result in
-            state.withLock { state in
-                defer { state.continuation = nil }
-                return state.continuation
-            }?.resume(returning: result)
-        }
-        let cancelNow = state.withLock { state in
-            state.task = task
-            return state.isCancelled
-        }
-        if cancelNow { task.cancel() }
-    }
-
-    func cancel() {
-        state.withLock { state in
-            state.isCancelled = true
-            return state.task
-        }?.cancel()
     }
 }

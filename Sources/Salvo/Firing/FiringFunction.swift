@@ -39,8 +39,63 @@ public struct FiringFunction: Sendable {
     ///   - session: what sends the request.
     ///   - clock: what waits before a retry an action asked for; ``NetworkClock/live`` by default.
     public static func session(_ session: any NetworkSession, clock: NetworkClock = .live) -> FiringFunction {
-        FiringFunction { call, channel in call.run(through: session, clock: clock, reportingTo: channel) }
+        FiringFunction { call, channel in fire(call, through: session, clock: clock, reportingTo: channel) }
     }
+
+    /// The one firing path, top-down: build the request, make the task, and send the request
+    /// through `session`, reporting to the task; with actions, the attempt loop runs them around
+    /// each attempt and finishes the task. The task hands the outcome to `channel`.
+    ///
+    /// Without actions (or with none active) the path is synchronous up to the session, so a
+    /// session that answers at once (mock firing) costs no thread hop, and the session reports
+    /// straight to the task, which exists before the session is asked.
+    static func fire(
+        _ call: NetCall,
+        through session: any NetworkSession,
+        clock: NetworkClock = .live,
+        reportingTo channel: consuming FiringFunction.Channel
+    ) -> NetworkTask {
+        // Read before the channel moves into the task.
+        let taskHandler = channel.taskHandler.map { (handler: $0, queue: channel.queue) }
+        let options = channel.bodyReceiver != nil || channel.progressHandler != nil ? Self.readingAsItArrives : Self.readingWhole
+        let server = call.server
+        let request: URLRequest
+        do {
+            request = try call.urlRequest()
+        } catch {
+            let task = NetworkTask(reportingTo: channel, decoder: server.decoder, clock: clock)
+            task.finish(with: AttemptOutcome(request: nil, error: error))
+            return task
+        }
+        let actions = server.actions.isEmpty && call.actions.isEmpty
+            ? [] : (server.actions + call.actions).active(for: call)
+        guard actions.isEmpty else {
+            let task = NetworkTask(reportingTo: channel, decoder: server.decoder, clock: clock)
+            taskHandler.map { $0.queue.run($0.handler, with: task) }
+            let work = Task { await call.attempt(request, with: actions, through: session, waitingOn: clock, for: task) }
+            task.onCancel { work.cancel() }
+            return task
+        }
+        let task = NetworkTask(
+            reportingTo: channel, decoder: server.decoder, clock: clock, receiving: request,
+            measuring: server.collectsMetrics ? AttemptMeter(attempt: 1, clock: clock) : nil
+        )
+        // Only a handler somebody set is handed to the queue: on `.main` that is a thread hop.
+        // Until the task is handed to a handler (or returned), nothing can cancel it.
+        if let taskHandler {
+            taskHandler.queue.run(taskHandler.handler, with: task)
+            if task.isCancelled { return task }
+        }
+        let sessionTask = session.start(request, options: options, receiver: task)
+        // A session that answered before returning (mock firing) left nothing to cancel.
+        if type(of: sessionTask) != FinishedSessionTask.self { task.onCancel(cancelling: sessionTask) }
+        return task
+    }
+
+    /// What a session is told for a body read whole: made once.
+    private static let readingWhole = ExchangeOptions()
+    /// What a session is told for a body read as it arrives (a stream, progress): made once.
+    private static let readingAsItArrives = ExchangeOptions(readsBodyAsItArrives: true)
 }
 
 extension FiringFunction {
@@ -49,8 +104,9 @@ extension FiringFunction {
     /// Each way of firing has its own channel, so no entry point rewrites the call to get its result:
     /// - `fire()`, `fire { result in … }`, publishers: the call's responder on its callback queue
     ///   (and the one `Result` after it);
-    /// - `value()`, `response()`, ``Transfer``, the pager and ``Refresher``: one `Result`, handed over
-    ///   where the outcome is made, with no callback queue in between;
+    /// - `value()`, `response()`: the awaiting caller, who takes the outcome from the task;
+    /// - ``Transfer``, the pager and ``Refresher``: one `Result`, handed over where the outcome is
+    ///   made, with no callback queue in between;
     /// - `bytes()`, `lines()`, `events()`, `download(to:)`: a body stream, which ends with the outcome;
     /// - `stream(to:)`: a body stream beside the call's responder.
     ///
@@ -69,6 +125,8 @@ extension FiringFunction {
             case responder(NetworkResponder, on: CallbackQueue, then: (@Sendable (Result<NetworkResponse, NetworkError>) -> Void)?)
             /// One `Result`, on whatever thread the outcome is made.
             case result(@Sendable (Result<NetworkResponse, NetworkError>) -> Void)
+            /// The caller awaiting ``NetworkTask/outcome()``: the outcome waits in the task until taken.
+            case awaiting
             /// Nobody beyond the body stream, whose end is the outcome.
             case bodyStream
         }
@@ -123,6 +181,12 @@ extension FiringFunction {
             progress: (@Sendable (TransferProgress) -> Void)? = nil
         ) -> Channel {
             Channel(.result(completion), progressHandler: progress)
+        }
+
+        /// The channel of `value()` and `response()`: the outcome waits in the task for
+        /// ``NetworkTask/outcome()``.
+        static func awaiting() -> Channel {
+            Channel(.awaiting)
         }
 
         /// The channel of a streamed body: `receiver` takes the head, each chunk, and the end.

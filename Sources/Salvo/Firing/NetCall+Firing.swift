@@ -4,41 +4,6 @@ import FoundationNetworking
 #endif
 
 extension NetCall {
-    /// The one firing path: build the request, run the actions around each attempt at sending it
-    /// through `session`, and finish the task, which hands the outcome to `channel`.
-    ///
-    /// Without actions (or with none active) the path is synchronous up to the session, so a
-    /// session that answers at once (mock firing) costs no thread hop; the attempt finishes the task.
-    func run(through session: any NetworkSession, clock: NetworkClock = .live, reportingTo channel: consuming FiringFunction.Channel) -> NetworkTask {
-        // Read before the channel moves into the task.
-        let taskHandler = channel.taskHandler.map { (handler: $0, queue: channel.queue) }
-        let task = NetworkTask(reportingTo: channel, decoder: server.decoder, clock: clock)
-        let request: URLRequest
-        do {
-            request = try urlRequest()
-        } catch {
-            task.finish(with: AttemptOutcome(request: nil, error: error))
-            return task
-        }
-        // Only a handler somebody set is handed to the queue: on `.main` that is a thread hop.
-        // Until the task is handed to a handler (or returned), nothing can cancel it.
-        var isHandedOut = false
-        if let taskHandler {
-            taskHandler.queue.run(taskHandler.handler, with: task)
-            isHandedOut = true
-        }
-        let actions = server.actions.isEmpty && self.actions.isEmpty
-            ? [] : (server.actions + self.actions).active(for: self)
-        if actions.isEmpty {
-            Attempt(request, for: task, finishing: true, measuring: server.collectsMetrics ? AttemptMeter(attempt: 1, clock: clock) : nil).send(through: session, mayBeCancelled: isHandedOut)
-        } else {
-            let call = self
-            let work = Task { await call.attempt(request, with: actions, through: session, waitingOn: clock, for: task) }
-            task.onCancel { work.cancel() }
-        }
-        return task
-    }
-
     /// Runs attempts until an action stops asking for retries, then finishes the task.
     ///
     /// `prepare` runs in list order and `decide` in reverse (the onion order of middleware): the
@@ -49,7 +14,7 @@ extension NetCall {
     /// reaches the task as it arrives and the attempt's end finishes the call; it is never
     /// retried, since a retry would deliver the body again. A head outside 2xx is collected
     /// whole and decided like any other outcome, so refresh and retry work before a byte is streamed.
-    private func attempt(
+    func attempt(
         _ request: URLRequest,
         with actions: [any NetworkAction],
         through session: any NetworkSession,
@@ -68,7 +33,7 @@ extension NetCall {
                 outcome = AttemptOutcome(request: prepared, error: refusal)
             } else {
                 let sent = Attempt(
-                    prepared, for: task, finishing: false, credentialHeaders: credentialHeaders,
+                    prepared, for: task, credentialHeaders: credentialHeaders,
                     measuring: server.collectsMetrics ? AttemptMeter(attempt: attemptNumber, clock: clock) : nil
                 )
                 sent.send(through: session)

@@ -17,35 +17,50 @@ import FoundationNetworking
 /// task.cancel()
 /// ```
 public final class NetworkTask: Sendable {
-    private struct State {
-        var isFinished = false
-        var isCancelled = false
-        /// Whether a streamed body has begun reaching ``bodyReceiver``.
-        var hasBegunBody = false
-        var cancellables: [any NetworkSessionTask] = []
-        /// The state of the call's only attempt (a call without actions), under this lock rather
-        /// than one of its own: one allocation fewer a firing.
-        var onlyAttempt = Attempt.State()
-    }
-
-    private let state = Locked(State())
+    /// The one lock of the firing, around ``State/handle(_:)`` and nothing else: no session call,
+    /// handler, resume or body-receiver call runs under it.
+    private let state: Locked<State>
     /// Where the outcome goes, and a streamed body as it arrives.
     private let channel: FiringFunction.Channel
     /// The decoder the responder's decoding handlers use unless they have their own.
     private let decoder: JSONDecoder
-    /// Where a streamed call's body goes as it arrives; `nil` for a whole-body call.
-    private var bodyReceiver: (any ResponseReceiver)? { channel.bodyReceiver }
     /// Who hears about progress; `nil` when nobody asked.
     private let progress: ProgressReporter?
+    /// The request a session reports to this task about: the call's only attempt (a call
+    /// without actions); `nil` when the attempt loop sends the attempts.
+    private let request: URLRequest?
     /// Whether the call reads its body as it arrives: read once, not through the channel each time.
     let streamsBody: Bool
 
     /// A task that hands its one outcome to `channel` (a responder's decoding handlers use
     /// `decoder` unless they have their own); progress is throttled on `clock`.
-    init(reportingTo channel: consuming FiringFunction.Channel, decoder: JSONDecoder, clock: borrowing NetworkClock) {
+    ///
+    /// - Parameters:
+    ///   - request: the request of the call's only attempt, whose exchange the session reports
+    ///     to this task; `nil` when the attempt loop reports (a call with actions).
+    ///   - meter: the only attempt's meter, when the server collects metrics.
+    init(
+        reportingTo channel: consuming FiringFunction.Channel,
+        decoder: JSONDecoder,
+        clock: borrowing NetworkClock,
+        receiving request: URLRequest? = nil,
+        measuring meter: AttemptMeter? = nil
+    ) {
         self.decoder = decoder
-        streamsBody = channel.bodyReceiver != nil
+        self.request = request
+        let streamsBody = channel.bodyReceiver != nil
+        self.streamsBody = streamsBody
         progress = channel.progressHandler.map { ProgressReporter($0, on: channel.queue, clock: copy clock) }
+        var isAwaiting = false
+        if case .awaiting = channel.destination { isAwaiting = true }
+        state = Locked(State(
+            request: request,
+            streamsBody: streamsBody,
+            reportsProgress: request != nil && progress != nil,
+            parksOutcome: isAwaiting,
+            handsOverAfterHandlers: isAwaiting && !channel.finishHandlers.isEmpty,
+            meter: request == nil ? nil : meter
+        ))
         // Moved in rather than copied and the original destroyed.
         self.channel = consume channel
     }
@@ -53,20 +68,116 @@ public final class NetworkTask: Sendable {
     /// Whether anybody listens to progress.
     var reportsProgress: Bool { progress != nil }
 
-    /// Reports progress unless the task has finished.
+    /// Whether ``cancel()`` was called before the task finished.
+    public var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+    /// Whether the task has delivered its outcome (including by being cancelled).
+    public var isFinished: Bool { state.withLock { $0.isFinished } }
+
+    /// Cancels the call: delivers ``NetworkError/cancelled`` now unless it already finished, and
+    /// stops the request and any pending retry.
+    public func cancel() {
+        run(state.withLock { $0.handle(.cancel) })
+    }
+
+    /// Registers work to run when the task is cancelled; runs it now if it already was.
+    func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        onCancel(cancelling: CancelHandler(run: handler))
+    }
+
+    /// Cancels `sessionTask` when this task is cancelled; at once if it already was.
+    ///
+    /// Nothing is kept once the task has finished; a session that answered before returning
+    /// (``FinishedSessionTask``) takes no lock.
+    func onCancel(cancelling sessionTask: any NetworkSessionTask) {
+        guard type(of: sessionTask) != FinishedSessionTask.self else { return }
+        run(state.withLock { $0.handle(.started(sessionTask)) })
+    }
+
+    /// Delivers `outcome` (made by the attempt loop, or a request that could not be built)
+    /// unless the task already finished or was cancelled.
+    /// - Returns: whether this outcome finished the task (`false` once it was finished or cancelled).
+    @discardableResult
+    func finish(with outcome: AttemptOutcome) -> Bool {
+        let (action, isFirst) = state.withLock { state in
+            let wasFinished = state.isFinished
+            return (state.handle(.finish(outcome)), !wasFinished)
+        }
+        run(action)
+        return isFirst
+    }
+
+    /// Reports progress unless the task has finished: the attempt loop's attempts report here.
     func report(_ transferProgress: TransferProgress) {
         guard let progress, !isFinished else { return }
         progress.report(transferProgress)
     }
 
-    /// Hands `outcome` to the channel's destination, after its finish handlers: to a responder
-    /// on its queue (directly on `.immediate`), or as one `Result` right here.
-    private func deliver(_ outcome: AttemptOutcome) {
+    /// The outcome of an awaiting firing (``FiringFunction/Channel/awaiting()``), as one `Result`:
+    /// taken at once when it is ready (a mock's answer), otherwise awaited; cancelling the Swift
+    /// task cancels this one.
+    nonisolated(nonsending)
+    func outcome() async -> Result<NetworkResponse, NetworkError> {
+        if let ready = state.withLock({ $0.takeOutcome() }) { return ready }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                run(state.withLock { $0.handle(.awaited(continuation)) })
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    // MARK: - Actions, run outside the lock
+
+    private func run(_ action: State.Action) {
+        switch action {
+        case .none:
+            break
+        case .report(let head, let chunk, let transferProgress):
+            if let bodyReceiver = channel.bodyReceiver {
+                if let head { bodyReceiver.receive(head) }
+                if let chunk { bodyReceiver.receive(chunk) }
+            }
+            if let transferProgress { progress?.report(transferProgress) }
+        case .cancelExchange(let sessionTask):
+            sessionTask.cancel()
+        case .resume(let waiter, let outcome):
+            waiter.resume(returning: outcome)
+        case .finish(let outcome, let stopping, let hasStreamedHead, let resuming, let transferProgress):
+            if let transferProgress { progress?.report(transferProgress) }
+            finish(outcome, hasStreamedHead: hasStreamedHead, resuming: resuming)
+            stopping.forEach { $0.cancel() }
+        }
+    }
+
+    /// Ends the firing with `outcome`: 100 % progress, the body stream's end, the finish
+    /// handlers, then the destination.
+    private func finish(_ outcome: AttemptOutcome, hasStreamedHead: Bool, resuming: (State.Waiter, Result<NetworkResponse, NetworkError>)?) {
+        if let progress, case .success = outcome.result { progress.complete() }
+        if let bodyReceiver = channel.bodyReceiver {
+            if hasStreamedHead {
+                bodyReceiver.finish(outcome.error)
+            } else {
+                // A body that arrived whole reaches the stream as the whole exchange.
+                switch outcome.result {
+                case .success(let body): bodyReceiver.finish(with: outcome.head, body: body, error: nil)
+                case .failure(let error): bodyReceiver.finish(error)
+                }
+            }
+        }
         if !channel.finishHandlers.isEmpty {
             let error: NetworkError? = if case .failure(let error) = outcome.result { error } else { nil }
             for handler in channel.finishHandlers { handler(error) }
         }
         switch channel.destination {
+        case .awaiting:
+            if let (waiter, result) = resuming {
+                waiter.resume(returning: result)
+            } else if !channel.finishHandlers.isEmpty {
+                // Held back until the finish handlers ran: now the caller may take it.
+                run(state.withLock { $0.handle(.handled(outcome)) })
+            }
         case .result(let completion):
             completion(Self.reported(outcome))
         case .responder(let responder, let queue, let completion):
@@ -86,104 +197,283 @@ public final class NetworkTask: Sendable {
     }
 
     /// `outcome` as one `Result`: the body with the head and metrics it came with, or the error.
-    private static func reported(_ outcome: AttemptOutcome) -> Result<NetworkResponse, NetworkError> {
-        outcome.result.map { NetworkResponse(data: $0, head: outcome.head, metrics: outcome.metrics) }
-    }
-
-    /// Whether ``cancel()`` was called before the task finished.
-    public var isCancelled: Bool { state.withLock { $0.isCancelled } }
-
-    /// Whether the task has delivered its outcome (including by being cancelled).
-    public var isFinished: Bool { state.withLock { $0.isFinished } }
-
-    /// Cancels the call: delivers ``NetworkError/cancelled`` now unless it already finished, and
-    /// stops the request and any pending retry.
-    public func cancel() {
-        let cancellables: [any NetworkSessionTask]? = state.withLock { state in
-            guard !state.isFinished else { return nil }
-            state.isFinished = true
-            state.isCancelled = true
-            defer { state.cancellables = [] }
-            return state.cancellables
-        }
-        guard let cancellables else { return }
-        if streamsBody { bodyReceiver?.finish(NetworkError.cancelled) }
-        deliver(AttemptOutcome(request: nil, error: .cancelled))
-        cancellables.forEach { $0.cancel() }
-    }
-
-    /// Runs `body` with exclusive access to the state of the call's only attempt.
-    ///
-    /// `body` runs under the task's lock, so it must not call back into the task.
-    func withOnlyAttemptState<Result>(_ body: (inout Attempt.State) -> Result) -> Result {
-        state.withLock { body(&$0.onlyAttempt) }
-    }
-
-    /// Registers work to run when the task is cancelled; runs it now if it already was.
-    func onCancel(_ handler: @escaping @Sendable () -> Void) {
-        onCancel(cancelling: CancelHandler(run: handler))
-    }
-
-    /// Cancels `sessionTask` when this task is cancelled; at once if it already was.
-    ///
-    /// Nothing is kept once the task has finished, so a session that answered at once costs nothing here.
-    func onCancel(cancelling sessionTask: any NetworkSessionTask) {
-        let cancelNow = state.withLock { state in
-            if state.isCancelled { return true }
-            if !state.isFinished { state.cancellables.append(sessionTask) }
-            return false
-        }
-        if cancelNow { sessionTask.cancel() }
-    }
-
-    /// Delivers `outcome` unless the task already finished or was cancelled.
-    ///
-    /// - Returns: whether this call delivered it.
-    @discardableResult
-    func finish(with outcome: AttemptOutcome) -> Bool {
-        let isFirst = state.withLock { state in
-            guard !state.isFinished else { return false }
-            state.isFinished = true
-            state.cancellables = []
-            return true
-        }
-        guard isFirst else { return false }
-        if let progress, case .success = outcome.result { progress.complete() }
-        if streamsBody, let bodyReceiver { end(bodyReceiver, with: outcome) }
-        deliver(outcome)
-        return true
-    }
-
-    /// Starts a streamed body: hands `head` to the body receiver unless the task has finished.
-    func beginBody(_ head: ResponseHead) {
-        let isOpen = state.withLock { state in
-            state.hasBegunBody = !state.isFinished
-            return state.hasBegunBody
-        }
-        if isOpen { bodyReceiver?.receive(head) }
-    }
-
-    /// Hands the next chunk of a streamed body to the body receiver unless the task has finished.
-    func receiveBody(_ chunk: Data) {
-        guard streamsBody, let bodyReceiver, !isFinished else { return }
-        bodyReceiver.receive(chunk)
-    }
-
-    /// Ends the body receiver's stream with `outcome`; a body that arrived whole (a session or
-    /// firing function that does not stream) reaches it as one chunk first.
-    private func end(_ bodyReceiver: any ResponseReceiver, with outcome: AttemptOutcome) {
-        let hasBegunBody = state.withLock { $0.hasBegunBody }
-        if hasBegunBody {
-            bodyReceiver.finish(outcome.error)
-            return
-        }
+    static func reported(_ outcome: AttemptOutcome) -> Result<NetworkResponse, NetworkError> {
         switch outcome.result {
-        case .success(let body):
-            if let head = outcome.head { bodyReceiver.receive(head) }
-            if !body.isEmpty { bodyReceiver.receive(body) }
-            bodyReceiver.finish(nil)
-        case .failure(let error):
-            bodyReceiver.finish(error)
+        case .success(let data): .success(NetworkResponse(data: data, head: outcome.head, metrics: outcome.metrics))
+        case .failure(let error): .failure(error)
+        }
+    }
+
+    /// Why an exchange of `request` failed: a file of the body that changed while it was sent,
+    /// named, rather than the transport's "aborted" that it causes.
+    static func failure(_ error: any Error, of request: URLRequest?) -> NetworkError {
+        if let stream = request?.httpBodyStream as? BodyStream, let reason = stream.failure {
+            return .invalidRequest(RequestProblem(.body, reason))
+        }
+        return NetworkError(error, requestURL: request?.url)
+    }
+
+    /// The codes a transport reports when the server closed the connection: URLSession's
+    /// (`badServerResponse` on Linux when not a byte came back) and another transport's.
+    static let hangUpCodes: Set<URLError.Code> = [.badServerResponse, .networkConnectionLost, .zeroByteResource]
+
+    /// `failure` telling what of the answer had arrived, for its description: the status of a
+    /// head that came before a body stalled or dropped, or that the server hung up before a byte.
+    static func telling(_ failure: NetworkError, head: ResponseHead?, received: Int64) -> NetworkError {
+        guard case .transport(let error) = failure else { return failure }
+        if let head, head.isHTTP {
+            return .transport(error.adding(head.statusCode, forKey: URLError.receivedStatusCodeKey))
+        }
+        if head == nil, received == 0, hangUpCodes.contains(error.code) {
+            return .transport(error.adding(true, forKey: URLError.closedWithoutAnswerKey))
+        }
+        return failure
+    }
+
+    /// The request body's length, where it is known without reading it.
+    static func bodyLength(of request: URLRequest?) -> Int64? {
+        if let body = request?.httpBody { return Int64(body.count) }
+        return (request?.httpBodyStream as? BodyStream)?.length
+    }
+}
+
+// MARK: - What a session reports
+
+/// A session reports the call's only attempt straight to its task, each report once: the task
+/// is the exchange's receiver, so nothing sits between the two.
+@_spi(Transport) extension NetworkTask: ResponseReceiver {
+    /// Receives the response head.
+    @_spi(Transport) public func receive(_ head: ResponseHead) {
+        run(state.withLock { $0.handle(.head(head)) })
+    }
+
+    /// Receives the next chunk of the body.
+    @_spi(Transport) public func receive(_ chunk: Data) {
+        run(state.withLock { $0.handle(.chunk(chunk)) })
+    }
+
+    /// Receives upload progress.
+    @_spi(Transport) public func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {
+        // A streamed body sent chunked (Linux sends no Content-Length for a stream) still has a
+        // known size: the stream's own.
+        let expected = bytesExpected ?? (request?.httpBodyStream as? BodyStream)?.length
+        run(state.withLock { $0.handle(.sent(bytesSent, of: expected)) })
+    }
+
+    /// Hears that the session followed a redirect.
+    @_spi(Transport) public func didFollowRedirect() {
+        run(state.withLock { $0.handle(.redirected) })
+    }
+
+    /// Receives a task's metrics.
+    @_spi(Transport) public func didCollect(_ taskMetrics: URLSessionTaskMetrics) {
+        run(state.withLock { $0.handle(.collected(taskMetrics)) })
+    }
+
+    /// Ends the exchange.
+    @_spi(Transport) public func finish(_ error: (any Error)?) {
+        let failure = error.map { Self.failure($0, of: request) }
+        run(state.withLock { $0.handle(.end(nil, nil, failure)) })
+    }
+
+    /// Receives the whole exchange and ends it, in one step.
+    @_spi(Transport) public func finish(with head: ResponseHead?, body: Data?, error: (any Error)?) {
+        let failure = error.map { Self.failure($0, of: request) }
+        run(state.withLock { $0.handle(.end(head, body, failure)) })
+    }
+}
+
+// MARK: - The state
+
+extension NetworkTask {
+    /// The firing's state as a value: it takes an ``Event`` and returns the ``Action`` to run
+    /// once the lock is released. No I/O and no callbacks happen here.
+    struct State {
+        /// The awaiting caller, parked until the outcome is made.
+        typealias Waiter = CheckedContinuation<Result<NetworkResponse, NetworkError>, Never>
+
+        enum Event {
+            /// A session task started; kept to cancel.
+            case started(any NetworkSessionTask)
+            case head(ResponseHead)
+            case chunk(Data)
+            case sent(Int64, of: Int64?)
+            case redirected
+            case collected(URLSessionTaskMetrics)
+            /// The exchange ended: the whole exchange at once when the head is given.
+            case end(ResponseHead?, Data?, NetworkError?)
+            /// The attempt loop's outcome, or a request that could not be built.
+            case finish(AttemptOutcome)
+            case cancel
+            /// The awaiting caller parks until the outcome is made.
+            case awaited(Waiter)
+            /// The finish handlers ran: the outcome may reach the awaiting caller.
+            case handled(AttemptOutcome)
+        }
+
+        enum Action {
+            case none
+            /// A streamed body's head or chunk for the body receiver, and progress to report.
+            case report(head: ResponseHead?, chunk: Data?, progress: TransferProgress?)
+            case cancelExchange(any NetworkSessionTask)
+            case resume(Waiter, Result<NetworkResponse, NetworkError>)
+            /// End the firing with the outcome; stop what is still running; `hasStreamedHead`
+            /// says the body receiver has had the head; the awaiting caller, if parked; the
+            /// download progress of a body that arrived whole.
+            case finish(
+                AttemptOutcome,
+                stopping: [any NetworkSessionTask],
+                hasStreamedHead: Bool,
+                resuming: (Waiter, Result<NetworkResponse, NetworkError>)?,
+                progress: TransferProgress? = nil
+            )
+        }
+
+        /// The only attempt's request; `nil` when the attempt loop reports.
+        let request: URLRequest?
+        let streamsBody: Bool
+        /// Whether the only attempt's reports make progress (the loop's attempts report their own).
+        let reportsProgress: Bool
+        /// Whether the outcome waits for ``NetworkTask/outcome()`` rather than going to a destination.
+        let parksOutcome: Bool
+        /// Whether the outcome reaches the awaiting caller only after the finish handlers ran.
+        let handsOverAfterHandlers: Bool
+        private(set) var isFinished = false
+        private(set) var isCancelled = false
+        private var cancellables: [any NetworkSessionTask] = []
+        private var head: ResponseHead?
+        private var body: Data?
+        /// Body bytes received, for progress.
+        private var received: Int64 = 0
+        /// The body's length the head announced, for progress.
+        private var expected: Int64?
+        /// Whether a 2xx head went to the body receiver, so chunks follow it there.
+        private var isStreaming = false
+        private var meter: AttemptMeter?
+        private var waiter: Waiter?
+        /// The outcome made before the awaiting caller asked for it, as the caller takes it.
+        private var unclaimed: Result<NetworkResponse, NetworkError>?
+
+        init(request: URLRequest?, streamsBody: Bool, reportsProgress: Bool, parksOutcome: Bool, handsOverAfterHandlers: Bool, meter: AttemptMeter?) {
+            self.request = request
+            self.streamsBody = streamsBody
+            self.reportsProgress = reportsProgress
+            self.parksOutcome = parksOutcome
+            self.handsOverAfterHandlers = handsOverAfterHandlers
+            self.meter = meter
+        }
+
+        /// The outcome, if it was made and nobody has taken it.
+        mutating func takeOutcome() -> Result<NetworkResponse, NetworkError>? { unclaimed.take() }
+
+        mutating func handle(_ event: Event) -> Action {
+            switch event {
+            case .awaited(let continuation):
+                if let unclaimed = unclaimed.take() { return .resume(continuation, unclaimed) }
+                waiter = continuation
+                return .none
+            case .handled(let outcome):
+                let reported = NetworkTask.reported(outcome)
+                if let waiter = waiter.take() { return .resume(waiter, reported) }
+                unclaimed = reported
+                return .none
+            case .cancel:
+                guard !isFinished else { return .none }
+                isCancelled = true
+                return finished(AttemptOutcome(request: nil, error: .cancelled))
+            case .started(let sessionTask):
+                if isCancelled { return .cancelExchange(sessionTask) }
+                if !isFinished { cancellables.append(sessionTask) }
+                return .none
+            case .finish(let outcome):
+                guard !isFinished else { return .none }
+                return finished(outcome)
+            default:
+                guard !isFinished else { return .none }
+                return received(event)
+            }
+        }
+
+        /// A report of the exchange while the firing runs.
+        private mutating func received(_ event: Event) -> Action {
+            switch event {
+            case .head(let head):
+                if meter != nil {
+                    let bodyLength = NetworkTask.bodyLength(of: request)
+                    meter?.headArrived(requestBodyLength: bodyLength, cacheStatus: head.cacheStatus)
+                }
+                if reportsProgress { expected = head.expectedContentLength }
+                guard streamsBody, head.isSuccess else {
+                    self.head = head
+                    return .none
+                }
+                self.head = head
+                isStreaming = true
+                return .report(head: head, chunk: nil, progress: nil)
+            case .chunk(let chunk):
+                received += Int64(chunk.count)
+                meter?.received(chunk.count)
+                let progress = reportsProgress
+                    ? TransferProgress(direction: .download, completedBytes: received, expectedBytes: expected) : nil
+                if isStreaming { return .report(head: nil, chunk: chunk, progress: progress) }
+                if body == nil { body = chunk } else { body?.append(chunk) }
+                return progress.map { .report(head: nil, chunk: nil, progress: $0) } ?? .none
+            case .sent(let bytesSent, let bytesExpected):
+                meter?.sent(bytesSent)
+                guard reportsProgress else { return .none }
+                return .report(head: nil, chunk: nil, progress: TransferProgress(direction: .upload, completedBytes: bytesSent, expectedBytes: bytesExpected))
+            case .redirected:
+                meter?.followedRedirect()
+                return .none
+            case .collected(let taskMetrics):
+                meter?.collected(taskMetrics)
+                return .none
+            case .end(let wholeHead, let wholeBody, let failure):
+                var progress: TransferProgress?
+                if let wholeHead {
+                    if meter != nil {
+                        let bodyLength = NetworkTask.bodyLength(of: request)
+                        meter?.headArrived(requestBodyLength: bodyLength, cacheStatus: wholeHead.cacheStatus)
+                        if let wholeBody { meter?.received(wholeBody.count) }
+                    }
+                    if reportsProgress, let wholeBody, !wholeBody.isEmpty {
+                        progress = TransferProgress(direction: .download, completedBytes: Int64(wholeBody.count), expectedBytes: wholeHead.expectedContentLength)
+                    }
+                    head = wholeHead
+                    body = wholeBody
+                }
+                let head = head.take()
+                let failure = failure.map { NetworkTask.telling($0, head: head, received: received) }
+                let body = isStreaming ? nil : (body.take() ?? (head == nil ? nil : Data()))
+                var outcome = AttemptOutcome(request: request, head: head, data: body, error: failure)
+                if meter != nil, let metrics = meter?.ended() { outcome.metrics = [metrics] }
+                guard parksOutcome, !handsOverAfterHandlers else { return finished(outcome, progress: progress) }
+                // Classified here, right where it is made, for the awaiting caller.
+                let reported: Result<NetworkResponse, NetworkError> = switch outcome.result {
+                case .success(let data): .success(NetworkResponse(data: data, head: outcome.head, metrics: outcome.metrics))
+                case .failure(let error): .failure(error)
+                }
+                return finished(outcome, reporting: reported, progress: progress)
+            default:
+                return .none
+            }
+        }
+
+        /// Finishes the firing with `outcome`: it goes to the parked caller, waits for one, or to the destination.
+        private mutating func finished(
+            _ outcome: AttemptOutcome,
+            reporting reported: Result<NetworkResponse, NetworkError>? = nil,
+            progress: TransferProgress? = nil
+        ) -> Action {
+            isFinished = true
+            let stopping = isCancelled ? cancellables : []
+            cancellables = []
+            var resuming: (Waiter, Result<NetworkResponse, NetworkError>)?
+            if parksOutcome, !handsOverAfterHandlers {
+                let reported = reported ?? NetworkTask.reported(outcome)
+                if let waiter = waiter.take() { resuming = (waiter, reported) } else { unclaimed = reported }
+            }
+            return .finish(outcome, stopping: stopping, hasStreamedHead: isStreaming, resuming: resuming, progress: progress)
         }
     }
 }

@@ -212,10 +212,16 @@ public struct MockSession: NetworkSession {
     ) -> any NetworkSessionTask {
         let uploadLength = Self.uploadLength(of: request, bodyStream: bodyStream)
         if uploadLength > 0 { receiver.didSend(Int64(uploadLength), of: Int64(uploadLength)) }
+        // Everything of this file read before the receiver runs, so the answer leaves it once.
+        let body = answer.body.isEmpty || !Self.isHead(request) ? answer.body : Data()
+        let finished = Self.finished
         let head = ResponseHead(statusCode: answer.status, fields: answer.fields, url: request.url ?? URL(fileURLWithPath: "/"))
-        receiver.finish(with: head, body: answer.body.isEmpty || !Self.isHead(request) ? answer.body : Data())
-        return FinishedSessionTask()
+        receiver.finish(with: head, body: body, error: nil)
+        return finished
     }
+
+    /// The task every answer given before returning hands back: made once.
+    private static let finished = FinishedSessionTask()
 
     /// The length of `request`'s body, where known; a body streamed from files (multipart,
     /// `.file`) is reported at its length too.

@@ -23,6 +23,17 @@ public struct RequestBody: Sendable, Hashable {
     }
 
     let content: Content
+    /// Whether the body is read from files or chunks as it is sent: a stored answer, so the
+    /// firing reads it without entering this file.
+    let isStreamed: Bool
+
+    private init(content: Content) {
+        self.content = content
+        switch content {
+        case .multipart, .file, .stream: isStreamed = true
+        case .none, .data, .unencodable: isStreamed = false
+        }
+    }
 
     /// No body.
     public static let none = RequestBody(content: .none)
@@ -165,13 +176,6 @@ public struct RequestBody: Sendable, Hashable {
         }
     }
 
-    /// Whether the body is read from files or made while it is sent, rather than held in memory.
-    var isStreamed: Bool {
-        switch content {
-        case .multipart, .file, .stream: true
-        case .none, .data, .unencodable: false
-        }
-    }
 
     /// Gives `request` a new stream of this body, so no two sends share one: the files are
     /// checked and sized again, so a file changed since the request was last built is sent as it

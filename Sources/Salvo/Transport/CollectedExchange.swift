@@ -5,17 +5,15 @@ import FoundationNetworking
 
 /// A whole exchange as a session reported it (head, body, end): what the default
 /// ``NetworkSession/start(_:completion:)`` hands its completion, and what the cache decides on
-/// before anybody sees it, then hands on as a head, one chunk and the end.
+/// before anybody sees it, then hands on whole (`ResponseReceiver.finish(with:body:error:)`).
 struct CollectedExchange: Sendable {
     var head: ResponseHead?
     var body: Data?
     var error: (any Error)?
 
-    /// Reports the exchange to `receiver` in the order ``ResponseReceiver`` promises.
+    /// Reports the exchange to `receiver` whole, in the order ``ResponseReceiver`` promises.
     func deliver(to receiver: any ResponseReceiver) {
-        if let head { receiver.receive(head) }
-        if let body, !body.isEmpty { receiver.receive(body) }
-        receiver.finish(error)
+        receiver.finish(with: head, body: body, error: error)
     }
 
     /// This exchange with its head marked `status` (a head from the store keeps its own mark).

@@ -64,7 +64,7 @@ public protocol NetworkSession: Sendable {
 }
 
 extension NetworkSession {
-    /// Reports the whole exchange from ``start(_:completion:)`` as a head, one chunk and the end.
+    /// Reports the whole exchange from ``start(_:completion:)`` in one `finish(with:body:error:)`.
     ///
     /// Public, not transport API, so that a session written with a plain `import Salvo` that
     /// implements only ``start(_:completion:)`` conforms (an SPI default is no witness outside SPI).
@@ -78,9 +78,7 @@ extension NetworkSession {
             return FinishedSessionTask()
         }
         return start(request) { data, response, error in
-            if let response { receiver.receive(response) }
-            if let data, !data.isEmpty { receiver.receive(data) }
-            receiver.finish(error)
+            receiver.finish(with: response.flatMap(ResponseHead.init), body: data, error: error)
         }
     }
 

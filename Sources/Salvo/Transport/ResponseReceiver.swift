@@ -11,7 +11,7 @@ import FoundationNetworking
 /// known; ``receive(_:)-(Data)`` for each body chunk; `didSend(_:of:)`,
 /// `didFollowRedirect()` and `didCollect(_:)` any time before the end;
 /// then ``finish(_:)`` exactly once, with `nil` when the body arrived whole. A session that has
-/// the whole response at once may report it with `finish(with:body:)` instead.
+/// the whole exchange at once may report it with `finish(with:body:error:)` instead.
 ///
 /// A session that has a Foundation `URLResponse` hands it over as it is
 /// (`receive(_:)` with a `URLResponse`); one that parses HTTP itself hands over a ``ResponseHead``
@@ -45,12 +45,14 @@ public protocol ResponseReceiver: AnyObject, Sendable {
     /// Ends the exchange: `nil` when the whole response arrived, otherwise why it did not.
     func finish(_ error: (any Error)?)
 
-    /// Receives the whole response at once and ends the exchange: what a session that has the
-    /// answer in hand (a mock's canned answer) reports instead of the head, the body and `finish(nil)`.
+    /// Receives the whole exchange at once and ends it: what a session that has the answer in
+    /// hand (a mock's canned answer, a completion handler, a cache hit) reports instead of the
+    /// head, the body and ``finish(_:)``.
     ///
-    /// By default it makes exactly those three calls (no body chunk for an empty body); Salvo's
-    /// attempt of a call that reads its body whole turns it into the outcome without keeping either.
-    @_spi(Transport) func finish(with head: ResponseHead, body: Data)
+    /// By default it makes exactly those calls, the one place they are written: the head if
+    /// there is one, the body unless it is absent or empty, then the end with `error`. Salvo's
+    /// task turns it into the outcome in one step.
+    @_spi(Transport) func finish(with head: ResponseHead?, body: Data?, error: (any Error)?)
 }
 
 extension ResponseReceiver {
@@ -65,18 +67,17 @@ extension ResponseReceiver {
     /// Ignores redirects.
     @_spi(Transport) public func didFollowRedirect() {}
 
-    /// Reports the head, the body (unless it is empty) and the end, in that order.
-    @_spi(Transport) public func finish(with head: ResponseHead, body: Data) {
-        finishInParts(with: head, body: body)
+    /// Reports the head (if any), the body (unless absent or empty) and the end, in that order:
+    /// "head, body, end", written once for every session and receiver.
+    @_spi(Transport) public func finish(with head: ResponseHead?, body: Data?, error: (any Error)?) {
+        if let head { receive(head) }
+        if let body, !body.isEmpty { receive(body) }
+        finish(error)
     }
 
-    /// The whole response as the three reports ``finish(with:body:)`` stands for: the head, the
-    /// body (unless it is empty) and the end. For a receiver whose own `finish(with:body:)` needs
-    /// them in some cases.
-    func finishInParts(with head: ResponseHead, body: Data) {
-        receive(head)
-        if !body.isEmpty { receive(body) }
-        finish(nil)
+    /// Receives a whole successful exchange: ``finish(with:body:error:)`` without an error.
+    @_spi(Transport) public func finish(with head: ResponseHead, body: Data) {
+        finish(with: head, body: body, error: nil)
     }
 
     /// Ignores task metrics.

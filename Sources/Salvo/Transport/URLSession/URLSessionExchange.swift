@@ -92,9 +92,12 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, NetworkSession
             return
         }
         let request = Self.withWholeSecondTimeout(request)
+        // Only a request with its own `Cookie` header may need a companion session (the header
+        // read here, so every other request stays in this file).
+        let hasCookieHeader = request.value(forHTTPHeaderField: "Cookie") != nil
         let taskSession = isStreamed
-            ? CompanionSessions.streaming(for: session, keepingCookieHeader: session.needsCookieHeaderKept(for: request))
-            : session.keepingCookieHeader(of: request)
+            ? CompanionSessions.streaming(for: session, keepingCookieHeader: hasCookieHeader && session.needsCookieHeaderKept(for: request))
+            : hasCookieHeader ? session.keepingCookieHeader(of: request) : session
         #else
         let taskSession = session
         #endif
@@ -150,9 +153,7 @@ final class URLSessionExchange: NSObject, URLSessionDataDelegate, NetworkSession
         case .send(let request):
             send(request)
         case .report(let head, let body, let error):
-            if let head { receiver.receive(head) }
-            if let body, !body.isEmpty { receiver.receive(body) }
-            receiver.finish(error)
+            receiver.finish(with: head.flatMap(ResponseHead.init), body: body, error: error)
         }
     }
 

@@ -1,0 +1,125 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@_spi(Transport) @testable import Salvo
+
+/// The firing's state as a value: events in, actions out, no I/O; and the one object a session reports to.
+@Suite struct NetworkTaskStateTests {
+    static let url = URL(string: "https://api.example.com/items")!
+
+    static func state(streaming: Bool = false, awaiting: Bool = false) -> NetworkTask.State {
+        NetworkTask.State(
+            request: URLRequest(url: url), streamsBody: streaming, reportsProgress: false,
+            parksOutcome: awaiting, handsOverAfterHandlers: false, meter: nil
+        )
+    }
+
+    /// The outcome a `.finish` action carries; fails the test for any other action.
+    static func finished(_ action: NetworkTask.State.Action) -> AttemptOutcome? {
+        guard case .finish(let outcome, _, _, _, _) = action else {
+            Issue.record("expected .finish, got \(action)")
+            return nil
+        }
+        return outcome
+    }
+
+    @Test func aCollectedBodyEndsAsOneOutcomeWithItsHeadAndBody() throws {
+        var state = Self.state()
+        let head = ResponseHead(statusCode: 200, url: Self.url)
+        guard case .none = state.handle(.head(head)) else { Issue.record("a collected head is kept"); return }
+        guard case .none = state.handle(.chunk(Data("ab".utf8))) else { Issue.record("a collected chunk is kept"); return }
+        _ = state.handle(.chunk(Data("c".utf8)))
+        let outcome = try #require(Self.finished(state.handle(.end(nil, nil, nil))))
+        #expect(outcome.data == Data("abc".utf8))
+        #expect(outcome.head?.statusCode == 200)
+        #expect(state.isFinished)
+    }
+
+    @Test func theWholeExchangeAtOnceIsOneEventAndOneOutcome() throws {
+        var state = Self.state()
+        let head = ResponseHead(statusCode: 404, url: Self.url)
+        let outcome = try #require(Self.finished(state.handle(.end(head, Data("nope".utf8), nil))))
+        #expect(outcome.data == Data("nope".utf8))
+        #expect(outcome.head?.statusCode == 404)
+    }
+
+    @Test func aStreamed2xxHeadAndItsChunksGoOutAsTheyArrive() throws {
+        var state = Self.state(streaming: true)
+        let head = ResponseHead(statusCode: 200, url: Self.url)
+        guard case .report(let reported?, nil, nil) = state.handle(.head(head)) else { Issue.record("the head goes out"); return }
+        #expect(reported.statusCode == 200)
+        guard case .report(nil, let chunk?, nil) = state.handle(.chunk(Data("a".utf8))) else { Issue.record("the chunk goes out"); return }
+        #expect(chunk == Data("a".utf8))
+        guard case .finish(let outcome, _, let hasStreamedHead, _, _) = state.handle(.end(nil, nil, nil)) else {
+            Issue.record("the end finishes"); return
+        }
+        #expect(hasStreamedHead)
+        #expect(outcome.data == nil)
+    }
+
+    @Test func aStreamedHeadOutside2xxIsCollectedForTheError() throws {
+        var state = Self.state(streaming: true)
+        guard case .none = state.handle(.head(ResponseHead(statusCode: 500, url: Self.url))) else { Issue.record("kept"); return }
+        guard case .none = state.handle(.chunk(Data("oops".utf8))) else { Issue.record("kept"); return }
+        let outcome = try #require(Self.finished(state.handle(.end(nil, nil, nil))))
+        #expect(outcome.data == Data("oops".utf8))
+    }
+
+    @Test func cancelFinishesOnceAndStopsTheSessionTask() throws {
+        var state = Self.state()
+        let stopped = StopCount()
+        _ = state.handle(.started(stopped))
+        guard case .finish(let outcome, let stopping, _, _, _) = state.handle(.cancel) else { Issue.record("cancel finishes"); return }
+        guard case .cancelled? = outcome.error else { Issue.record("cancelled"); return }
+        #expect(stopping.count == 1)
+        guard case .none = state.handle(.cancel) else { Issue.record("a second cancel does nothing"); return }
+        guard case .none = state.handle(.end(nil, nil, nil)) else { Issue.record("a late end is dropped"); return }
+        #expect(state.isCancelled)
+    }
+
+    @Test func aSessionTaskStartedAfterCancelIsCancelledAtOnce() {
+        var state = Self.state()
+        _ = state.handle(.cancel)
+        guard case .cancelExchange = state.handle(.started(StopCount())) else { Issue.record("cancelled at once"); return }
+    }
+
+    @Test func anAwaitedOutcomeMadeFirstIsTakenWithoutParking() throws {
+        var state = Self.state(awaiting: true)
+        guard case .finish(_, _, _, nil, _) = state.handle(.end(ResponseHead(statusCode: 200, url: Self.url), Data("x".utf8), nil)) else {
+            Issue.record("nobody is parked yet"); return
+        }
+        let taken = state.takeOutcome()
+        let outcome = try #require(taken)
+        #expect(try outcome.get().data == Data("x".utf8))
+        #expect(state.takeOutcome() == nil)
+    }
+
+    /// Before the task was the receiver, a session reported to an `Attempt` that went back to the task for each report.
+    @Test func aSessionReportsToTheCallsTaskItself() async throws {
+        let session = ReceiverCapture()
+        var call = NetCall(server: ServerConfig(host: "api.example.com"), endpoint: .get("/items"))
+        call.firingFunction = .session(session)
+        let task = call.fire()
+        let receiver = try #require(session.receiver)
+        #expect(receiver as AnyObject === task)
+    }
+}
+
+/// A session task that counts nothing but exists to be stopped.
+private struct StopCount: NetworkSessionTask {
+    func cancel() {}
+}
+
+/// A session that keeps the receiver it was handed and answers at once.
+private final class ReceiverCapture: NetworkSession {
+    private let captured = Locked<(any ResponseReceiver)?>(nil)
+    var receiver: (any ResponseReceiver)? { captured.withLock { $0 } }
+
+    func start(_ request: URLRequest, options: ExchangeOptions, receiver: any ResponseReceiver) -> any NetworkSessionTask {
+        captured.withLock { $0 = receiver }
+        receiver.finish(with: ResponseHead(statusCode: 204, url: request.url ?? NetworkTaskStateTests.url), body: Data())
+        return FinishedSessionTask()
+    }
+}
