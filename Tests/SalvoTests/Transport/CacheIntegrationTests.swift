@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(Transport) import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// The cache over every transport, against the loopback server's `/cache/<key>/…` resource, whose
 /// own counters say what reached it: fresh answers, 304 revalidation, the server gone
