@@ -133,7 +133,12 @@ def witnesses(graphs):
 
 
 # Requirements of protocols from other modules that Salvo's and SalvoTesting's types implement.
-EXTERNAL_REQUIREMENTS = {"TestScoping": {"provideScope(for:testCase:performing:)"}}
+EXTERNAL_REQUIREMENTS = {
+    "TestScoping": {"provideScope(for:testCase:performing:)"},
+    # `for try await` calls these; an app does not write them.
+    "AsyncSequence": {"makeAsyncIterator()"},
+    "AsyncIteratorProtocol": {"next()", "next(isolation:)"},
+}
 
 
 def apis(graphs):
