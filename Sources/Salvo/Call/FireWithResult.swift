@@ -32,8 +32,8 @@ extension NetCall {
 extension TypedCall where Value: Decodable, ErrorBody: Decodable {
     /// Fires the call and hands the typed response (the decoded value with its status, header
     /// fields and final URL), or the error with its decoded error body, to `completion` on the
-    /// main actor, after the call's own handlers (its responder's, then ``valueHandler`` or
-    /// ``apiErrorHandler``): the callback form of `response()`.
+    /// main actor, after the call's own handlers (its responder's, then `valueHandler` or
+    /// `apiErrorHandler`): the callback form of `response()`.
     ///
     /// ```swift
     /// createIssue.fire { result in

@@ -26,8 +26,8 @@
 /// ``NetCall``, ``TypedCall`` and ``WebSocketCall`` conform (a WebSocket call's firing connects and
 /// runs its ``WebSocketResponder``'s handlers until the connection ends). For a request, each firing goes through the call's
 /// ``NetCall/firingFunction`` (production, mock, replay), runs its ``NetworkResponder``'s handlers
-/// and, for a typed call, decodes and runs its ``TypedCall/valueHandler`` or
-/// ``TypedCall/apiErrorHandler``. The returned ``NetworkTask`` cancels the firing.
+/// and, for a typed call, decodes and runs its `TypedCall/valueHandler` or
+/// `TypedCall/apiErrorHandler`. The returned ``NetworkTask`` cancels the firing.
 ///
 /// The controllers that keep state, ``Refresher``, ``Pager`` and ``RefreshGroup``, are not
 /// fireable: they *refresh* (``Refreshable``), which awaits the load, joins one in flight and keeps

@@ -2,7 +2,7 @@ import Foundation
 
 extension TypedCall {
     /// Fires the call: its responder's handlers run as for ``NetCall/fire()``, then, on the main
-    /// actor, the body is decoded and ``valueHandler`` or ``apiErrorHandler`` runs. So code that
+    /// actor, the body is decoded and `valueHandler` or `apiErrorHandler` runs. So code that
     /// holds the call as `any Fireable` and never names `Value` fires it with its typed handlers.
     ///
     /// ```swift
@@ -25,7 +25,7 @@ extension TypedCall {
 }
 
 extension TypedCall where Value: Decodable, ErrorBody: Decodable {
-    /// Receives the decoded value of each successful firing through ``fire()``, ``fire(_:)`` or
+    /// Receives the decoded value of each successful firing through ``fire()``, `fire(_:)` or
     /// `fire(on:_:)`, on the main actor, after the responder's handlers; set it where the call is
     /// configured or later, from any object.
     ///
@@ -34,14 +34,14 @@ extension TypedCall where Value: Decodable, ErrorBody: Decodable {
     /// ```
     ///
     /// The body is decoded on the main actor, so `Value` may be a plain model of an app target
-    /// with main-actor default isolation. A body that does not decode goes to ``apiErrorHandler``
+    /// with main-actor default isolation. A body that does not decode goes to `apiErrorHandler`
     /// as ``NetworkError/decoding(_:)``. `value()` and `response()` return the value instead.
     public var valueHandler: (@MainActor @Sendable (Value) -> Void)? {
         get { handlers?.onValue }
         set { setHandlers { $0.onValue = newValue } }
     }
 
-    /// Receives each failed firing through ``fire()``, ``fire(_:)`` or `fire(on:_:)` with the
+    /// Receives each failed firing through ``fire()``, `fire(_:)` or `fire(on:_:)` with the
     /// server's error body decoded as `ErrorBody`, on the main actor, after the responder's
     /// handlers (its `errorHandler` or `serverErrorHandler` included).
     ///
@@ -60,7 +60,7 @@ extension TypedCall where Value: Decodable, ErrorBody: Decodable {
 }
 
 extension TypedCall where Value == Void, ErrorBody: Decodable {
-    /// Runs on the main actor after each successful firing through ``fire()``, ``fire(_:)`` or
+    /// Runs on the main actor after each successful firing through ``fire()``, `fire(_:)` or
     /// `fire(on:_:)`, after the responder's handlers; the body is ignored.
     ///
     /// ```swift
@@ -71,7 +71,7 @@ extension TypedCall where Value == Void, ErrorBody: Decodable {
         set { setHandlers { $0.onValue = newValue } }
     }
 
-    /// Receives each failed firing through ``fire()``, ``fire(_:)`` or `fire(on:_:)` with the
+    /// Receives each failed firing through ``fire()``, `fire(_:)` or `fire(on:_:)` with the
     /// server's error body decoded as `ErrorBody`, on the main actor, after the responder's handlers.
     public var apiErrorHandler: (@MainActor @Sendable (APIError<ErrorBody>) -> Void)? {
         get { handlers?.onAPIError }
@@ -95,7 +95,7 @@ extension TypedCall {
     }
 
     /// A typed call's value and API-error handlers, with the decoding they need, made where the
-    /// handler was set (``valueHandler``'s setter knows that `Value` decodes; ``fire()`` does not).
+    /// handler was set (`valueHandler`'s setter knows that `Value` decodes; ``fire()`` does not).
     struct Handlers: Sendable {
         /// Decodes one outcome of `call` for the handlers; runs on the main actor only.
         let typing: @MainActor @Sendable (Result<NetworkResponse, NetworkError>, TypedCall) -> Result<Value, APIError<ErrorBody>>
@@ -107,7 +107,7 @@ extension TypedCall {
         }
 
         /// Decodes `result` and runs the handler it is for; a failure's body is not decoded when
-        /// no ``TypedCall/apiErrorHandler`` is set.
+        /// no `TypedCall/apiErrorHandler` is set.
         @MainActor
         func run(with result: Result<NetworkResponse, NetworkError>, of call: TypedCall) {
             if case .failure = result, onAPIError == nil { return }

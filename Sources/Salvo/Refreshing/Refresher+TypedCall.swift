@@ -11,8 +11,8 @@ extension Refresher {
     /// }
     /// ```
     ///
-    /// Each refresh lands in ``state`` first; then the call's ``TypedCall/valueHandler`` or
-    /// ``TypedCall/apiErrorHandler``, if set, runs on the main actor as when the call fires, so
+    /// Each refresh lands in ``state`` first; then the call's `TypedCall/valueHandler` or
+    /// `TypedCall/apiErrorHandler`, if set, runs on the main actor as when the call fires, so
     /// the server's error body, decoded as `ErrorBody`, reaches whoever set the handler (``error``
     /// keeps the ``NetworkError``). Off the main actor, use ``init(decodingAnywhere:)``.
     @MainActor

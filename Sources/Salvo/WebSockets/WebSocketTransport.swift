@@ -6,7 +6,7 @@ import FoundationNetworking
 /// What opens WebSocket connections for a ``WebSocketCall``: the seam a transport implements.
 ///
 /// Salvo builds the handshake (URL, headers, subprotocols, the actions' `prepare`), hands it to
-/// `connect`, and reads and writes frames through the ``WebSocketChannel`` it returns. Apps choose
+/// `connect`, and reads and writes frames through the `WebSocketChannel` it returns. Apps choose
 /// one: ``mock(_:)`` offline, `URLSessionWebSocketTask` on Apple platforms (the default there), the
 /// SalvoWebSocket package's `.webSocketClient()` on Linux.
 ///
