@@ -130,8 +130,8 @@ public final class NetworkTask: Sendable {
 
     // MARK: - Actions, run outside the lock
 
-    private func run(_ action: State.Action) {
-        switch action {
+    private func run(_ action: consuming State.Action) {
+        switch consume action {
         case .none:
             break
         case .report(let head, let chunk, let transferProgress):
@@ -366,8 +366,9 @@ extension NetworkTask {
         /// The outcome, if it was made and nobody has taken it.
         mutating func takeOutcome() -> Result<NetworkResponse, NetworkError>? { unclaimed.take() }
 
-        mutating func handle(_ event: Event) -> Action {
-            switch event {
+        mutating func handle(_ event: consuming Event) -> Action {
+            // Consumed: each payload moves out of the event instead of being copied.
+            switch consume event {
             case .awaited(let continuation):
                 if let unclaimed = unclaimed.take() { return .resume(continuation, unclaimed) }
                 waiter = continuation
@@ -388,80 +389,92 @@ extension NetworkTask {
             case .finish(let outcome):
                 guard !isFinished else { return .none }
                 return finished(outcome)
-            default:
-                guard !isFinished else { return .none }
-                return received(event)
-            }
-        }
-
-        /// A report of the exchange while the firing runs.
-        private mutating func received(_ event: Event) -> Action {
-            switch event {
             case .head(let head):
-                if meter != nil {
-                    let bodyLength = NetworkTask.bodyLength(of: request)
-                    meter?.headArrived(requestBodyLength: bodyLength, cacheStatus: head.cacheStatus)
-                }
-                if reportsProgress { expected = head.expectedContentLength }
-                guard streamsBody, head.isSuccess else {
-                    self.head = head
-                    return .none
-                }
-                self.head = head
-                isStreaming = true
-                return .report(head: head, chunk: nil, progress: nil)
+                guard !isFinished else { return .none }
+                return received(head)
             case .chunk(let chunk):
-                received += Int64(chunk.count)
-                meter?.received(chunk.count)
-                let progress = reportsProgress
-                    ? TransferProgress(direction: .download, completedBytes: received, expectedBytes: expected) : nil
-                if isStreaming { return .report(head: nil, chunk: chunk, progress: progress) }
-                if body == nil { body = chunk } else { body?.append(chunk) }
-                return progress.map { .report(head: nil, chunk: nil, progress: $0) } ?? .none
+                guard !isFinished else { return .none }
+                return received(chunk)
             case .sent(let bytesSent, let bytesExpected):
+                guard !isFinished else { return .none }
                 meter?.sent(bytesSent)
                 guard reportsProgress else { return .none }
                 return .report(head: nil, chunk: nil, progress: TransferProgress(direction: .upload, completedBytes: bytesSent, expectedBytes: bytesExpected))
             case .redirected:
-                meter?.followedRedirect()
+                if !isFinished { meter?.followedRedirect() }
                 return .none
             case .collected(let taskMetrics):
-                meter?.collected(taskMetrics)
+                if !isFinished { meter?.collected(taskMetrics) }
                 return .none
             case .end(let wholeHead, let wholeBody, let failure):
-                var progress: TransferProgress?
-                if let wholeHead {
-                    if meter != nil {
-                        let bodyLength = NetworkTask.bodyLength(of: request)
-                        meter?.headArrived(requestBodyLength: bodyLength, cacheStatus: wholeHead.cacheStatus)
-                        if let wholeBody { meter?.received(wholeBody.count) }
-                    }
-                    if reportsProgress, let wholeBody, !wholeBody.isEmpty {
-                        progress = TransferProgress(direction: .download, completedBytes: Int64(wholeBody.count), expectedBytes: wholeHead.expectedContentLength)
-                    }
-                    head = wholeHead
-                    body = wholeBody
-                }
-                let head = head.take()
-                let failure = failure.map { NetworkTask.telling($0, head: head, received: received) }
-                let body = isStreaming ? nil : (body.take() ?? (head == nil ? nil : Data()))
-                var outcome = AttemptOutcome(request: request, head: head, data: body, error: failure)
-                if meter != nil, let metrics = meter?.ended() { outcome.metrics = [metrics] }
-                guard parksOutcome, !handsOverAfterHandlers else { return finished(outcome, progress: progress) }
-                // Classified here, right where it is made, for the awaiting caller.
-                let reported: Result<NetworkResponse, NetworkError> = switch outcome.result {
-                case .success(let data): .success(NetworkResponse(data: data, head: outcome.head, metrics: outcome.metrics))
-                case .failure(let error): .failure(error)
-                }
-                return finished(outcome, reporting: reported, progress: progress)
-            default:
+                guard !isFinished else { return .none }
+                return ended(wholeHead, wholeBody, failure)
+            }
+        }
+
+        /// The head of the exchange while the firing runs.
+        private mutating func received(_ head: ResponseHead) -> Action {
+            if meter != nil {
+                let bodyLength = NetworkTask.bodyLength(of: request)
+                meter?.headArrived(requestBodyLength: bodyLength, cacheStatus: head.cacheStatus)
+            }
+            if reportsProgress { expected = head.expectedContentLength }
+            guard streamsBody, head.isSuccess else {
+                self.head = head
                 return .none
             }
+            self.head = head
+            isStreaming = true
+            return .report(head: head, chunk: nil, progress: nil)
+        }
+
+        /// A chunk of the body while the firing runs.
+        private mutating func received(_ chunk: Data) -> Action {
+            received += Int64(chunk.count)
+            meter?.received(chunk.count)
+            let progress = reportsProgress
+                ? TransferProgress(direction: .download, completedBytes: received, expectedBytes: expected) : nil
+            if isStreaming { return .report(head: nil, chunk: chunk, progress: progress) }
+            if body == nil { body = chunk } else { body?.append(chunk) }
+            return progress.map { .report(head: nil, chunk: nil, progress: $0) } ?? .none
+        }
+
+        /// The end of the exchange: the whole exchange at once when `wholeHead` is given.
+        private mutating func ended(_ wholeHead: ResponseHead?, _ wholeBody: Data?, _ failure: NetworkError?) -> Action {
+            var progress: TransferProgress?
+            let head: ResponseHead?
+            let body: Data?
+            if let wholeHead {
+                // The whole exchange at once: made into the outcome without passing through the state.
+                if meter != nil {
+                    let bodyLength = NetworkTask.bodyLength(of: request)
+                    meter?.headArrived(requestBodyLength: bodyLength, cacheStatus: wholeHead.cacheStatus)
+                    if let wholeBody { meter?.received(wholeBody.count) }
+                }
+                if reportsProgress, let wholeBody, !wholeBody.isEmpty {
+                    progress = TransferProgress(direction: .download, completedBytes: Int64(wholeBody.count), expectedBytes: wholeHead.expectedContentLength)
+                }
+                head = wholeHead
+                body = isStreaming ? nil : (wholeBody ?? Data())
+            } else {
+                head = self.head.take()
+                body = isStreaming ? nil : (self.body.take() ?? (head == nil ? nil : Data()))
+            }
+            let failure = failure.map { NetworkTask.telling($0, head: head, received: received) }
+            var outcome = AttemptOutcome(request: request, head: head, data: body, error: failure)
+            if meter != nil, let metrics = meter?.ended() { outcome.metrics = [metrics] }
+            guard parksOutcome, !handsOverAfterHandlers else { return finished(outcome, progress: progress) }
+            // Classified here, right where it is made, for the awaiting caller.
+            let reported: Result<NetworkResponse, NetworkError> = switch outcome.result {
+            case .success(let data): .success(NetworkResponse(data: data, head: outcome.head, metrics: outcome.metrics))
+            case .failure(let error): .failure(error)
+            }
+            return finished(outcome, reporting: reported, progress: progress)
         }
 
         /// Finishes the firing with `outcome`: it goes to the parked caller, waits for one, or to the destination.
         private mutating func finished(
-            _ outcome: AttemptOutcome,
+            _ outcome: consuming AttemptOutcome,
             reporting reported: Result<NetworkResponse, NetworkError>? = nil,
             progress: TransferProgress? = nil
         ) -> Action {
