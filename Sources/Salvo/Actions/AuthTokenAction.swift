@@ -42,8 +42,9 @@ public struct AuthTokenAction: NetworkAction {
     /// (for a token that belongs to one fixed host).
     ///
     /// - Parameters:
-    ///   - server: the only server that receives the token (its scheme, host and port); `nil`
-    ///     for the server of each call.
+    ///   - server: the only server that receives the token (its scheme, host and port; a `ws` or
+    ///     `wss` server also pins the `http`/`https` origin of its handshake); `nil` for the
+    ///     server of each call.
     ///   - headerName: the header to set, e.g. `"X-Api-Key"`.
     ///   - scheme: the prefix before the token, e.g. `"Token"`; `""` for none.
     ///   - token: returns the current token, or `nil` when there is none; throwing fails the call.

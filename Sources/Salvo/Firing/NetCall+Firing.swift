@@ -41,22 +41,7 @@ extension NetCall {
                 outcome = await sent.nextOutcome()
             }
             outcome.metrics = earlierMetrics + outcome.metrics
-            var retryDelay: TimeInterval?
-            decisions: for action in actions.reversed() {
-                switch await action.decide(after: outcome, for: self, attempt: attemptNumber) {
-                case .proceed:
-                    continue
-                case .fail(let error):
-                    outcome.error = error
-                case .retry:
-                    retryDelay = 0
-                    break decisions
-                case .retryAfter(let seconds):
-                    retryDelay = seconds
-                    break decisions
-                }
-            }
-            guard let retryDelay else {
+            guard let retryDelay = await decide(&outcome, with: actions, attempt: attemptNumber) else {
                 if let attempt, attempt.isAwaitingDecision {
                     if outcome.error == nil {
                         // A head actions let through: stream its body, then finish with the end.
@@ -78,8 +63,31 @@ extension NetCall {
         }
     }
 
+    /// Runs each action's `decide` on one attempt's outcome, last to first: `.fail` replaces the
+    /// outcome's error and the chain goes on; `.retry` and `.retryAfter` stop it.
+    ///
+    /// The attempt loop of requests and the handshake loop of WebSockets both decide here.
+    ///
+    /// - Returns: the seconds to wait before the next attempt when an action asked for one, else
+    ///   `nil` (the outcome, with the error the last `.fail` chose, is final).
+    func decide(_ outcome: inout AttemptOutcome, with actions: [any NetworkAction], attempt: Int) async -> TimeInterval? {
+        for action in actions.reversed() {
+            switch await action.decide(after: outcome, for: self, attempt: attempt) {
+            case .proceed:
+                continue
+            case .fail(let error):
+                outcome.error = error
+            case .retry:
+                return 0
+            case .retryAfter(let seconds):
+                return seconds
+            }
+        }
+        return nil
+    }
+
     /// The request after every action prepared it, and why it must not be sent, if it must not.
-    private func prepare(_ request: URLRequest, with actions: [any NetworkAction]) async -> (URLRequest, refusal: NetworkError?) {
+    func prepare(_ request: URLRequest, with actions: [any NetworkAction]) async -> (URLRequest, refusal: NetworkError?) {
         var prepared = request
         do {
             for action in actions {

@@ -86,7 +86,9 @@ public struct WebSocketCall: Sendable {
     /// - Returns: the connection; read it with ``WebSocketConnection/messages``.
     /// - Throws: ``NetworkError/invalidRequest(_:)`` for a bad URL, method or header,
     ///   ``NetworkError/refusedByAction(_:)`` when an action's `prepare` throws,
-    ///   ``NetworkError/serverStatus(_:)`` when the server does not switch protocols,
+    ///   ``NetworkError/serverStatus(_:)`` when the server does not switch protocols and no action
+    ///   retried the handshake (a `TokenRenewalAction` renews on a `401`, a `RetryAction` retries),
+    ///   the error an action's `decide` chose with `.fail`,
     ///   ``NetworkError/transport(_:)`` naming the URL when it cannot be reached,
     ///   ``NetworkError/cancelled`` when the task is cancelled.
     public func connect() async throws(NetworkError) -> WebSocketConnection {
@@ -94,21 +96,74 @@ public struct WebSocketCall: Sendable {
         return WebSocketConnection(call: self, channel: channel, url: url)
     }
 
-    /// One handshake through the transport: the channel and the URL it reached.
+    /// Handshakes until the actions accept one: the channel and the URL it reached.
+    ///
+    /// After each handshake every action's `decide` runs on its outcome, last to first, as after a
+    /// request's attempt: the `101` head (status and chosen subprotocol), a refusal's head and body
+    /// (its `error` is `nil`, so a `TokenRenewalAction` renews on a `401`), or the transport's
+    /// error. `.retry` and `.retryAfter` handshake again, running every `prepare` again; `.fail`
+    /// fails the handshake, closing an accepted connection with 1000.
     func open() async throws(NetworkError) -> (WebSocketChannel, URL) {
-        let handshake = try await makeHandshake()
-        let url = handshake.url
-        if Task.isCancelled { throw .cancelled }
-        do {
-            return (try await transport.connect(handshake), url)
-        } catch {
-            throw Task.isCancelled ? .cancelled : Self.networkError(error, url: url)
+        let (netCall, request) = try handshakeCall()
+        let actions = (server.actions + self.actions).active(for: netCall)
+        let clock = reconnection?.clock ?? .live
+        var attemptNumber = 1
+        while true {
+            if Task.isCancelled { throw .cancelled }
+            let (outcome, channel, failure) = await handshake(request, with: actions, for: netCall)
+            var decided = outcome
+            let retryDelay = await netCall.decide(&decided, with: actions, attempt: attemptNumber)
+            if retryDelay == nil, decided.error == nil, let channel {
+                return (channel, decided.head?.url ?? netCall.webSocketURL(request))
+            }
+            if let channel { try? await channel.send(.close(WebSocketClose(.normalClosure))) }
+            guard let retryDelay else {
+                throw decided.error ?? failure ?? .cancelled
+            }
+            do {
+                try await clock.sleep(for: retryDelay)
+            } catch {
+                throw .cancelled
+            }
+            attemptNumber += 1
         }
     }
 
-    /// The handshake request: the call's URL in `ws`/`wss`, its headers, the subprotocols, then
-    /// each active action's `prepare`, the server's first.
-    func makeHandshake() async throws(NetworkError) -> WebSocketHandshake {
+    /// One handshake: the actions prepare the request and the transport connects. Returns what
+    /// the actions decide on, the channel when the server switched protocols, and the error the
+    /// call fails with if no action retries or replaces it (for a refused head, `serverStatus`).
+    private func handshake(
+        _ request: URLRequest,
+        with actions: [any NetworkAction],
+        for netCall: NetCall
+    ) async -> (AttemptOutcome, WebSocketChannel?, NetworkError?) {
+        let (prepared, refusal) = await netCall.prepare(request, with: actions)
+        var sent = prepared
+        sent.url = netCall.webSocketURL(prepared)
+        if let refusal { return (AttemptOutcome(request: sent, head: nil, error: refusal), nil, refusal) }
+        let handshake = WebSocketHandshake(request: sent, subprotocols: subprotocols, maximumMessageSize: max(0, maximumMessageSize))
+        let url = handshake.url
+        if Task.isCancelled { return (AttemptOutcome(request: sent, head: nil, error: .cancelled), nil, .cancelled) }
+        do {
+            let channel = try await transport.connect(handshake)
+            var headers: HTTPHeaders = ["Upgrade": "websocket", "Connection": "Upgrade"]
+            if let chosen = channel.subprotocol { headers["Sec-WebSocket-Protocol"] = chosen }
+            let head = ResponseHead(statusCode: 101, headers: headers, url: url)
+            return (AttemptOutcome(request: sent, head: head), channel, nil)
+        } catch {
+            let networkError = Task.isCancelled ? .cancelled : Self.networkError(error, url: url)
+            if case .handshakeRefused(let statusCode, let headers, let body)? = error as? WebSocketFailure, !Task.isCancelled {
+                let head = ResponseHead(statusCode: statusCode, headers: headers, url: url)
+                return (AttemptOutcome(request: sent, head: head, data: body), nil, networkError)
+            }
+            return (AttemptOutcome(request: sent, head: nil, error: networkError), nil, networkError)
+        }
+    }
+
+    /// The call the actions see (the server in `http`/`https`, so each `prepare` sees the URL a
+    /// request to that server has) and the handshake request before the actions: the URL, the
+    /// headers and the subprotocols.
+    func handshakeCall() throws(NetworkError) -> (NetCall, URLRequest) {
         guard endpoint.method == .get else {
             throw .invalidRequest(RequestProblem(.method, "a WebSocket handshake is a GET; the endpoint's method is \(endpoint.method.rawValue)"))
         }
@@ -128,23 +183,22 @@ public struct WebSocketCall: Sendable {
             }
             request.setValue(subprotocols.joined(separator: ", "), forHTTPHeaderField: "Sec-WebSocket-Protocol")
         }
-        for action in (server.actions + actions).active(for: netCall) {
-            do {
-                request = try await action.prepare(request, for: netCall)
-            } catch {
-                throw Task.isCancelled ? .cancelled : .refusedByAction(error)
-            }
-        }
-        if let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
-            components.scheme = components.scheme == "https" ? "wss" : "ws"
-            request.url = components.url ?? url
-        }
-        return WebSocketHandshake(request: request, subprotocols: subprotocols, maximumMessageSize: max(0, maximumMessageSize))
+        return (netCall, request)
     }
 
     private static func isToken(_ name: String) -> Bool {
         !name.isEmpty && name.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
         }
+    }
+}
+
+extension NetCall {
+    /// The URL a handshake request goes to: the prepared request's, in `ws`/`wss`.
+    func webSocketURL(_ request: URLRequest) -> URL {
+        guard let url = request.url else { return URL(fileURLWithPath: "/") }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        components.scheme = components.scheme?.lowercased() == "https" ? "wss" : "ws"
+        return components.url ?? url
     }
 }

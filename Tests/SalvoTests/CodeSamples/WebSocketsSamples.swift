@@ -32,6 +32,24 @@ import SalvoTesting
         #expect(sizes == [3])
     }
 
+    private actor Tokens {
+        var current = "expired"
+        func renew() { current = "renewed" }
+    }
+
+    @Test func handshakeActions() async throws {
+        let tokens = Tokens()
+
+        let renewal = TokenRenewalAction { await tokens.renew() }
+        var feed = WebSocketCall(server: production, endpoint: .get("/feed").requiringAuthentication(),
+                                 actions: [RetryAction(), renewal, AuthTokenAction(for: production) { await tokens.current }])
+        feed.transport = .mock(MockWebSocketServer(handshakes: [.refuse(statusCode: 401), .accept()]) { _ in })
+        let connection = try await feed.connect()   // the 401 renews; the second handshake carries the new token
+
+        #expect(connection.url.absoluteString == "wss://api.example.com/feed")
+        #expect(await tokens.current == "renewed")
+    }
+
     @Test func typedMessages() async throws {
         var board: [String] = []
         var call = WebSocketCall(server: production, endpoint: .get("/quotes"))

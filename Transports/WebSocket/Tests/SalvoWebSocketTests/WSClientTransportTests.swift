@@ -84,6 +84,56 @@ enum WebSocketsServer {
         #expect(first == .text("Bearer t0k3n"))
     }
 
+    @Test func aTokenPinnedToTheWSServerPassesTheRouteThatRefusesOthersWith401() async throws {
+        var call = try await call("/auth")
+        call.server.requiresAuthentication = true
+        call.actions = [AuthTokenAction(for: call.server) { "fresh" }]
+        let connection = try await call.connect()
+        var first: WebSocketMessage?
+        for try await message in connection.messages {
+            first = message
+            break
+        }
+        #expect(first == .text("Bearer fresh"))
+    }
+
+    /// WSClient does not report a refused handshake's status (a `401` arrives as
+    /// `badServerResponse`), so a `TokenRenewalAction`, which renews on the status, cannot see it
+    /// over this transport; a retry of the failed handshake runs `prepare` again and takes the
+    /// token the app holds by then.
+    @Test func aHandshakeRefusedWith401IsRetriedWithTheTokenReadAgain() async throws {
+        let attempts = Attempts()
+        var call = try await call("/auth")
+        call.server.requiresAuthentication = true
+        call.actions = [
+            RetryAction(maxAttempts: 2, baseDelay: 0, jitter: 0, retryableErrors: [.badServerResponse]),
+            AuthTokenAction { await attempts.next() == 1 ? "stale" : "fresh" },
+        ]
+        let connection = try await call.connect()
+        var first: WebSocketMessage?
+        for try await message in connection.messages {
+            first = message
+            break
+        }
+        #expect(first == .text("Bearer fresh"))
+        #expect(await attempts.count == 2)
+    }
+
+    @Test func aHandshakeStillRefusedAfterTheRetriesFailsNamingTheURL() async throws {
+        var call = try await call("/auth")
+        call.server.requiresAuthentication = true
+        call.actions = [
+            RetryAction(maxAttempts: 2, baseDelay: 0, jitter: 0, retryableErrors: [.badServerResponse]),
+            AuthTokenAction { "stale" },
+        ]
+        await #expect {
+            _ = try await call.connect()
+        } throws: { error in
+            guard case .transport(let urlError) = error as? NetworkError else { return false }
+            return urlError.code == .badServerResponse && "\(error)".contains("/auth")
+        }
+    }
+
     @Test func serverInitiatedCloseEndsTheLoopWithItsCodeAndReason() async throws {
         let connection = try await call("/close").connect()
         for try await _ in connection.messages {}
@@ -226,5 +276,15 @@ enum WebSocketsServer {
             guard case .transport = error as? NetworkError else { return false }
             return "\(error)".contains("127.0.0.1:1")
         }
+    }
+}
+
+/// Counts the handshakes' token reads.
+private actor Attempts {
+    private(set) var count = 0
+
+    func next() -> Int {
+        count += 1
+        return count
     }
 }

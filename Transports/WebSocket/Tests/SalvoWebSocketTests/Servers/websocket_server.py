@@ -5,6 +5,7 @@ until stdin closes. Each path is one scenario; /last-close sends the close code 
 received on the previous connection, so a test can check what the client sent.
 """
 import asyncio
+import http
 import sys
 
 from websockets.asyncio.server import serve
@@ -13,13 +14,20 @@ from websockets.exceptions import ConnectionClosed
 last_close = {"code": None}
 
 
+def process_request(connection, request):
+    """/auth refuses the handshake with 401 unless it carries `Authorization: Bearer fresh`."""
+    if request.path == "/auth" and request.headers.get("Authorization") != "Bearer fresh":
+        return connection.respond(http.HTTPStatus.UNAUTHORIZED, "token expired\n")
+    return None
+
+
 async def handler(ws):
     path = ws.request.path
     try:
         if path == "/echo":
             async for message in ws:
                 await ws.send(message)
-        elif path == "/headers":
+        elif path in ("/headers", "/auth"):
             await ws.send(ws.request.headers.get("Authorization", "none"))
             await ws.wait_closed()
         elif path == "/close":
@@ -74,7 +82,7 @@ async def handler(ws):
 
 
 async def main():
-    async with serve(handler, "127.0.0.1", 0, max_size=None, ping_interval=None) as server:
+    async with serve(handler, "127.0.0.1", 0, max_size=None, ping_interval=None, process_request=process_request) as server:
         port = server.sockets[0].getsockname()[1]
         print(f"PORT {port}", flush=True)
         loop = asyncio.get_running_loop()
