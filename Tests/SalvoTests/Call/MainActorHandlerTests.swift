@@ -57,9 +57,14 @@ import Testing
     private let server = ServerConfig(host: "api.test")
 
     @MainActor private func waitFor(_ model: IssueViewModel, entries: Int) async throws {
-        for _ in 0..<400 where model.log.count < entries {
-            try await Task.sleep(nanoseconds: 5_000_000)
-        }
+        try await waitOnMainActor { model.log.count >= entries }
+    }
+
+    /// Polls `condition` on the main actor every 5 ms until it holds or 60 s pass (a loaded machine
+    /// under TSan is slow to hop; the caller's expectations then say what was missing).
+    @MainActor private func waitOnMainActor(_ condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(60)
+        while !condition(), Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
     }
 
     @Test @MainActor func aViewModelAttachesItsMethodsAndReceivesEveryEventInOrder() async throws {
@@ -99,7 +104,7 @@ import Testing
             case .failure(let error): results.append("failure \(error.statusCode ?? 0)")
             }
         }
-        for _ in 0..<400 where results.values.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+        try await waitOnMainActor { !results.values.isEmpty }
         #expect(results.values == ["failure 503"])
     }
 }
