@@ -60,13 +60,6 @@ import Testing
         try await waitOnMainActor { model.log.count >= entries }
     }
 
-    /// Polls `condition` on the main actor every 5 ms until it holds or 60 s pass (a loaded machine
-    /// under TSan is slow to hop; the caller's expectations then say what was missing).
-    @MainActor private func waitOnMainActor(_ condition: () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(60)
-        while !condition(), Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
-    }
-
     @Test @MainActor func aViewModelAttachesItsMethodsAndReceivesEveryEventInOrder() async throws {
         let model = IssueViewModel()
         model.load(TypedCall(NetCall(server: server, endpoint: .get("/issues/1"), firingFunction: .mock(.json(TypedCallTests.Ticket(number: 1, title: "Crash"))))))
