@@ -57,9 +57,7 @@ import Testing
     private let server = ServerConfig(host: "api.test")
 
     @MainActor private func waitFor(_ model: IssueViewModel, entries: Int) async throws {
-        for _ in 0..<400 where model.log.count < entries {
-            try await Task.sleep(nanoseconds: 5_000_000)
-        }
+        try await waitOnMainActor { model.log.count >= entries }
     }
 
     @Test @MainActor func aViewModelAttachesItsMethodsAndReceivesEveryEventInOrder() async throws {
@@ -99,7 +97,7 @@ import Testing
             case .failure(let error): results.append("failure \(error.statusCode ?? 0)")
             }
         }
-        for _ in 0..<400 where results.values.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+        try await waitOnMainActor { !results.values.isEmpty }
         #expect(results.values == ["failure 503"])
     }
 }

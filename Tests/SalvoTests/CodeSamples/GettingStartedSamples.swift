@@ -161,9 +161,7 @@ func counting(_ base: FiringFunction, into counter: FinishedCalls) -> FiringFunc
     @Test @MainActor func configuredCallFiresFromAnotherPlace() async throws {
         let screen = BookScreen()
         screen.load(offline(BookCalls.book(42), body: #"{"id":42,"title":"Dune"}"#))
-        for _ in 0..<200 where screen.shown.count < 2 {
-            try await Task.sleep(nanoseconds: 5_000_000)
-        }
+        try await waitOnMainActor { screen.shown.count >= 2 }
         #expect(screen.shown == ["spinner on", "24 bytes"])
     }
 

@@ -201,7 +201,7 @@ func starAndReadme(_ api: GitHubAPI) async throws(APIError<GitHubError>) -> Repo
     @Test @MainActor func aViewModelFiresWithMainActorHandlers() async throws {
         let model = IssuesViewModel()
         model.load(api(MockRoutes([.get("/repos/**", .text(#"[{"number":1,"title":"A"}]"#))])).issues(in: "o/r"))
-        for _ in 0..<400 where model.issues.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+        try await waitOnMainActor { !model.issues.isEmpty }
         #expect(model.issues == [GitHubIssue(number: 1, title: "A")])
         #expect(!model.isLoading)
     }

@@ -95,7 +95,8 @@ import Testing
             }
         }
         // Polled here: a weak variable cannot cross into `eventually`'s closure.
-        for _ in 0..<250 where released != nil { try await Task.sleep(for: .milliseconds(20)) }
+        let deadline = Date().addingTimeInterval(60)
+        while released != nil, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(released == nil)
     }
 

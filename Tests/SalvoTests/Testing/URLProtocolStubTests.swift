@@ -80,7 +80,7 @@ import SalvoTesting
         var call = Self.call(.get("/slow"), stub)
         call.responder = log.responder
         let task = call.fire()
-        try? await Task.sleep(nanoseconds: 50_000_000)
+        #expect(await eventually { !stub.requests.isEmpty }, "the stub has the request: its latency runs")
         let start = Date()
         task.cancel()
         #expect(await log.waitForOutcome() == [.task, .noResponse, .error(.cancelled), .errorData(nil)])

@@ -49,8 +49,10 @@ import Testing
     func aCancelledDownloadLeavesNoFile(over transport: TransportUnderTest) async throws {
         let folder = try TemporaryFolder()
         let destination = folder.url.appendingPathComponent("slow.bin")
-        let download = Task { try await call("/stream/drip", query: ["n": "100", "interval": "0.05"], over: transport).download(to: destination) }
-        try await Task.sleep(for: .milliseconds(500))
+        let key = uniqueKey()
+        // 100 bytes over 10 s, cancelled once the server has the request: always mid-flight.
+        let download = Task { try await call("/stream/drip/\(key)", query: ["n": "100", "interval": "0.1"], over: transport).download(to: destination) }
+        try await waitUntil(60) { try await LoopbackServer.count(path: "/stream/drip/\(key)") > 0 }
         download.cancel()
         let result = await download.result
         guard case .failure(let error as NetworkError) = result else {

@@ -13,7 +13,7 @@ import SalvoTesting
         let loopback = try await ServerConfig.loopback()
         let call = NetCall(server: server ?? loopback, endpoint: endpoint, responder: log.responder, callbackQueue: .immediate, firingFunction: transport.firing)
         call.fire()
-        _ = await log.waitForOutcome(timeout: 10)
+        _ = await log.waitForOutcome(timeout: 60) // records an issue when it does not come
         return log
     }
 
@@ -148,28 +148,30 @@ import SalvoTesting
 
     @Test(arguments: TransportUnderTest.all)
     func cancellingMidFlightDeliversCancelledOnce(over transport: TransportUnderTest) async throws {
-        let log = ResponderLog()
-        // Answered after 5 s, so a loaded machine (TSan) still cancels long before the answer.
-        let call = NetCall(server: try await .loopback(), endpoint: .get("/slow", query: ["delay": "5"]), responder: log.responder, callbackQueue: .immediate, firingFunction: transport.firing)
+        let log = ResponderLog(), key = uniqueKey()
+        // Answered after 60 s; cancelled once the server has the request, so always mid-flight.
+        let call = NetCall(server: try await .loopback(), endpoint: .get("/slow/\(key)", query: ["delay": "60"]), responder: log.responder, callbackQueue: .immediate, firingFunction: transport.firing)
         let task = call.fire()
-        try await Task.sleep(nanoseconds: 200_000_000)
+        try await waitUntil(60) { try await LoopbackServer.count(path: "/slow/\(key)") > 0 }
         task.cancel()
-        _ = await log.waitForOutcome(timeout: 10)
+        _ = await log.waitForOutcome(timeout: 60) // records an issue when it does not come
+        // Nothing to await for "no second outcome": give a wrong one time to show.
         try await Task.sleep(nanoseconds: 300_000_000)
         #expect(log.events == [.task, .noResponse, .error(.cancelled), .errorData(nil)])
     }
 
     @Test(arguments: TransportUnderTest.all)
     func asyncCancellationMidFlightThrowsCancelled(over transport: TransportUnderTest) async throws {
-        // The server answers after 60 s; cancelled after 0.2 s (in flight or not yet sent: either
-        // way the call must end cancelled), the call must end long before that. The bound sits far
-        // from both: 9.06 s was seen under TSan on the loaded two-core machine, against 8 s then.
-        let call = NetCall(server: try await .loopback(), endpoint: .get("/slow", query: ["delay": "60"]), firingFunction: transport.firing)
+        // The server answers after 60 s; cancelled once the server has the request, the call must
+        // end long before that. The bound sits far from both: 9.06 s was seen under TSan on the
+        // loaded two-core machine, against 8 s then.
+        let key = uniqueKey()
+        let call = NetCall(server: try await .loopback(), endpoint: .get("/slow/\(key)", query: ["delay": "60"]), firingFunction: transport.firing)
         let started = Date()
         let work = Task { () -> NetworkError? in
             do throws(NetworkError) { _ = try await call.response(); return nil } catch { return error }
         }
-        try await Task.sleep(nanoseconds: 200_000_000)
+        try await waitUntil(30) { try await LoopbackServer.count(path: "/slow/\(key)") > 0 }
         work.cancel()
         let error = await work.value
         #expect(error?.isCancelled == true)
@@ -179,6 +181,7 @@ import SalvoTesting
     @Test(arguments: TransportUnderTest.all)
     func droppedConnectionMidBodyIsOneTransportError(over transport: TransportUnderTest) async throws {
         let recorder = try await fire(.get("/drop"), over: transport)
+        // Nothing to await for "no second outcome": give a wrong one time to show.
         try await Task.sleep(nanoseconds: 300_000_000)
         let events = recorder.events
         #expect(recorder.outcomeCount == 1)

@@ -20,6 +20,7 @@ Routes (all methods unless noted; JSON bodies unless noted):
     /status/N               status N, {"status","error","message"}; ?empty=1 no body;
                             ?retry_after=S adds Retry-After; 204 and 304 never have a body
     /slow?delay=S           sleeps S seconds, then {"slept": S}
+    /slow/KEY?delay=S       the same; its own path, so /_count says when this request arrived
     /drop                   promises 1000 bytes, sends 100, then closes the socket
     /hangup                 reads the request, then closes the socket without a byte of answer
     /garbage                reads the request, answers a line that is not HTTP, then closes the socket
@@ -395,7 +396,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.count(query)
         if head == "status" and len(rest) == 1:
             return self.status(rest[0], query)
-        if head == "slow" and not rest:
+        if head == "slow" and len(rest) <= 1:
             return self.slow(query)
         if head == "coding" and not rest:
             return self.coding(query)

@@ -30,6 +30,7 @@ Chunked responses use HTTP/1.1 Transfer-Encoding: chunked and keep the connectio
     GET /stream/file/stats?key=K                    {"requests": [{"range", "if_range", "status"}]}:
                                                     K's requests so far, headers as sent or null
     /stream/drip?n=N&interval=S[&chunked=1]         N bytes one at a time, S seconds apart
+    /stream/drip/<key>?...                          the same; its own path for /_count
     /stream/lines?count=N[&format=ndjson][&ending=lf|crlf|cr][&delay=D]
                                                     chunked text: "line i" for i = 1...N, or with
                                                     format=ndjson the JSON object {"n": i} per line
@@ -121,7 +122,7 @@ def handle(handler, rest, query, int_param, delay_param):
     elif rest == ["file", "stats"]:
         with _lock:
             handler.respond_json(200, {"requests": list(_file_requests.get(query.get("key", ""), []))})
-    elif rest == ["drip"]:
+    elif rest == ["drip"] or (len(rest) == 2 and rest[0] == "drip"):
         total = int_param(query, "n", minimum=0, maximum=10_000)
         send_pattern(handler, total, 1, delay_param(query, "interval"), chunked=query.get("chunked") == "1")
     elif rest == ["lines"]:
