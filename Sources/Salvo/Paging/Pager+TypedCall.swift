@@ -89,8 +89,9 @@ extension Pager {
     }
 
     /// A pager over a typed call whose body is a bare array of items, made on the main actor: the
-    /// item type and decoder come from the call, and pages decode on the main actor, so a plain
-    /// model of an app target with main-actor default isolation works.
+    /// item type and decoder come from the call, and pages decode on the main actor. `Item` must be
+    /// `Sendable` with a `Decodable` conformance that is not isolated to the main actor; for a plain
+    /// model of an app target with main-actor default isolation use `Pager(call:strategy:id:page:)`.
     ///
     /// ```swift
     /// let books = Pager(api.books(), strategy: .pageNumber(pageSize: 20), id: \Book.id)   // TypedCall<[Book], Problem>
