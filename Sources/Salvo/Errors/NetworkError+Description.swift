@@ -81,13 +81,13 @@ extension NetworkError: CustomStringConvertible {
             return "A secure (TLS) connection to \(host) could not be made; check the server's certificate and the device's clock."
         case .httpTooManyRedirects, .redirectToNonExistentLocation:
             return "\(server) redirected too many times or to nowhere; check the server's redirects."
-        case .badServerResponse:
+        case .badServerResponse, .cannotParseResponse:
             return "\(server) sent a response that is not valid HTTP; check the server."
         case .badURL, .unsupportedURL:
             return "The session cannot request \(target); check the server's scheme and host."
         case .userAuthenticationRequired, .userCancelledAuthentication:
             return "\(server) asked for credentials the session could not supply; add them with an auth action."
-        case .cannotDecodeContentData, .cannotDecodeRawData, .cannotParseResponse:
+        case .cannotDecodeContentData, .cannotDecodeRawData:
             return "The response from \(target) could not be read (its encoding or compression is broken); check the server."
         case .dataLengthExceedsMaximum, .resourceUnavailable, .zeroByteResource:
             return "The response from \(target) could not be delivered (URL error \(error.code.rawValue)); check the request's method, body and size."

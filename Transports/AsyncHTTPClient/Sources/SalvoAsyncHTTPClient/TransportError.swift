@@ -31,8 +31,9 @@ enum TransportError {
         case let error as ChannelError:
             return map(error, url: url)
         case let error as HTTPParserError:
-            // A body cut short by the server closing the connection surfaces as an EOF the parser did not expect.
-            return urlError(error == .invalidEOFState || error == .closedConnection ? .networkConnectionLost : .badServerResponse, url: url, "\(error)")
+            // A body cut short by the server closing the connection surfaces as an EOF the parser did
+            // not expect; anything else is bytes that are not HTTP, which is not a hang-up.
+            return urlError(error == .invalidEOFState || error == .closedConnection ? .networkConnectionLost : .cannotParseResponse, url: url, "\(error)")
         case is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError:
             return urlError(.cannotDecodeContentData, url: url, "the response body could not be decompressed: \(error)")
         case is NIOSSLError, is NIOSSLExtraError:

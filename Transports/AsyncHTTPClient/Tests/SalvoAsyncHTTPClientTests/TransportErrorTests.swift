@@ -51,7 +51,7 @@ import Testing
         Case(error: ChannelError.eof, code: .networkConnectionLost),
         Case(error: ChannelError.ioOnClosedChannel, code: .networkConnectionLost),
         Case(error: HTTPParserError.invalidEOFState, code: .networkConnectionLost),
-        Case(error: HTTPParserError.invalidChunkSize, code: .badServerResponse),
+        Case(error: HTTPParserError.invalidChunkSize, code: .cannotParseResponse),
         Case(error: NIOHTTPDecompression.DecompressionError.inflationError(-3), code: .cannotDecodeContentData),
         Case(error: NIOHTTPDecompression.ExtraDecompressionError.truncatedData, code: .cannotDecodeContentData),
     ]
