@@ -37,7 +37,9 @@ public final class ShelfModel {
     public func pager(of shelf: TypedCall<[Book], APIProblem>) -> Pager<Book> {
         var shelf = shelf
         shelf.apiErrorHandler = report
-        return Pager(shelf, strategy: .pageNumber(pageSize: 2), id: \Book.id)
+        // `Pager(shelf, strategy:id:)` cannot take a main-actor model (`Item: Decodable` on a
+        // `Sendable` type parameter); the page-body form decodes on the main actor.
+        return Pager(call: shelf, strategy: .pageNumber(pageSize: 2), id: \Book.id) { (books: [Book]) in Page(items: books) }
     }
 
     /// Returns once at least `count` outcomes arrived.
