@@ -118,4 +118,12 @@ extension TypedCall {
         guard let handlers else { return }
         runOnMainActor { [self] in handlers.run(with: result, of: self) }
     }
+
+    /// What a controller made from this call (``Refresher``, ``Pager``) hands each outcome to so
+    /// that ``valueHandler`` and ``apiErrorHandler`` run as when the call fires; `nil` when
+    /// neither is set.
+    var typedHandOff: (@Sendable (Result<NetworkResponse, NetworkError>) -> Void)? {
+        guard handlers != nil else { return nil }
+        return { [self] result in handOnToTypedHandlers(result) }
+    }
 }

@@ -128,6 +128,20 @@ public final class NetworkTask: Sendable {
         }
     }
 
+    /// Returns once the outcome was delivered: after the responder's handlers and its completion
+    /// ran on the callback queue (or the result closure ran, or the awaiting caller was resumed).
+    /// For code that fired a call it knows only as `any Fireable` and waits for its end, such as
+    /// ``RefreshGroup``; it does not take the outcome, which still goes to the channel.
+    ///
+    /// Asked after the task finished, it returns behind what the task queued on its callback
+    /// queue (a serial queue keeps that order); on ``CallbackQueue/immediate`` it returns at once.
+    /// Cancelling the Swift task does not cancel the firing (``cancel()`` does).
+    func delivered() async {
+        await withCheckedContinuation { continuation in
+            run(state.withLock { $0.handle(.awaitedDelivery(continuation)) })
+        }
+    }
+
     // MARK: - Actions, run outside the lock
 
     private func run(_ action: consuming State.Action) {
@@ -144,16 +158,28 @@ public final class NetworkTask: Sendable {
             sessionTask.cancel()
         case .resume(let waiter, let outcome):
             waiter.resume(returning: outcome)
-        case .finish(let outcome, let stopping, let hasStreamedHead, let resuming, let transferProgress):
+        case .resumeBehindDelivery(let waiter):
+            // The outcome is delivered or queued for delivery: resume behind it.
+            if case .responder(_, let queue, _) = channel.destination {
+                queue.run { waiter.resume() }
+            } else {
+                waiter.resume()
+            }
+        case .finish(let outcome, let stopping, let hasStreamedHead, let resuming, let transferProgress, let delivering):
             if let transferProgress { progress?.report(transferProgress) }
-            finish(outcome, hasStreamedHead: hasStreamedHead, resuming: resuming)
+            finish(outcome, hasStreamedHead: hasStreamedHead, resuming: resuming, then: delivering)
             stopping.forEach { $0.cancel() }
         }
     }
 
     /// Ends the firing with `outcome`: 100 % progress, the body stream's end, the finish
-    /// handlers, then the destination.
-    private func finish(_ outcome: AttemptOutcome, hasStreamedHead: Bool, resuming: (State.Waiter, Result<NetworkResponse, NetworkError>)?) {
+    /// handlers, the destination, then whoever awaits ``delivered()``.
+    private func finish(
+        _ outcome: AttemptOutcome,
+        hasStreamedHead: Bool,
+        resuming: (State.Waiter, Result<NetworkResponse, NetworkError>)?,
+        then delivering: [State.DeliveryWaiter]
+    ) {
         if let progress, case .success = outcome.result { progress.complete() }
         if let bodyReceiver = channel.bodyReceiver {
             if hasStreamedHead {
@@ -189,11 +215,14 @@ public final class NetworkTask: Sendable {
                 queue.run {
                     responder.dispatch(outcome, decoder: decoder)
                     completion?(Self.reported(outcome))
+                    delivering.forEach { $0.resume() }
                 }
+                return
             }
         case .bodyStream:
             break
         }
+        delivering.forEach { $0.resume() }
     }
 
     /// `outcome` as one `Result`: the body with the head and metrics it came with, or the error.
@@ -291,6 +320,8 @@ extension NetworkTask {
     struct State {
         /// The awaiting caller, parked until the outcome is made.
         typealias Waiter = CheckedContinuation<Result<NetworkResponse, NetworkError>, Never>
+        /// A caller of ``NetworkTask/delivered()``, parked until the outcome was delivered.
+        typealias DeliveryWaiter = CheckedContinuation<Void, Never>
 
         enum Event {
             /// A session task started; kept to cancel.
@@ -309,6 +340,8 @@ extension NetworkTask {
             case awaited(Waiter)
             /// The finish handlers ran: the outcome may reach the awaiting caller.
             case handled(AttemptOutcome)
+            /// A caller waits for the outcome's delivery (``NetworkTask/delivered()``).
+            case awaitedDelivery(DeliveryWaiter)
         }
 
         enum Action {
@@ -317,6 +350,8 @@ extension NetworkTask {
             case report(head: ResponseHead?, chunk: Data?, progress: TransferProgress?)
             case cancelExchange(any NetworkSessionTask)
             case resume(Waiter, Result<NetworkResponse, NetworkError>)
+            /// Resume a caller of ``NetworkTask/delivered()`` behind the delivery already made or queued.
+            case resumeBehindDelivery(DeliveryWaiter)
             /// End the firing with the outcome; stop what is still running; `hasStreamedHead`
             /// says the body receiver has had the head; the awaiting caller, if parked; the
             /// download progress of a body that arrived whole.
@@ -325,7 +360,8 @@ extension NetworkTask {
                 stopping: [any NetworkSessionTask],
                 hasStreamedHead: Bool,
                 resuming: (Waiter, Result<NetworkResponse, NetworkError>)?,
-                progress: TransferProgress? = nil
+                progress: TransferProgress? = nil,
+                delivering: [DeliveryWaiter] = []
             )
         }
 
@@ -351,6 +387,8 @@ extension NetworkTask {
         private var isStreaming = false
         private var meter: AttemptMeter?
         private var waiter: Waiter?
+        /// The callers of ``NetworkTask/delivered()`` that came before the outcome was made.
+        private var deliveryWaiters: [DeliveryWaiter] = []
         /// The outcome made before the awaiting caller asked for it, as the caller takes it.
         private var unclaimed: Result<NetworkResponse, NetworkError>?
 
@@ -373,6 +411,12 @@ extension NetworkTask {
                 if let unclaimed = unclaimed.take() { return .resume(continuation, unclaimed) }
                 waiter = continuation
                 return .none
+            case .awaitedDelivery(let continuation):
+                guard isFinished else {
+                    deliveryWaiters.append(continuation)
+                    return .none
+                }
+                return .resumeBehindDelivery(continuation)
             case .handled(let outcome):
                 let reported = NetworkTask.reported(outcome)
                 if let waiter = waiter.take() { return .resume(waiter, reported) }
@@ -486,7 +530,9 @@ extension NetworkTask {
                 let reported = reported ?? NetworkTask.reported(outcome)
                 if let waiter = waiter.take() { resuming = (waiter, reported) } else { unclaimed = reported }
             }
-            return .finish(outcome, stopping: stopping, hasStreamedHead: isStreaming, resuming: resuming, progress: progress)
+            let delivering = deliveryWaiters
+            deliveryWaiters = []
+            return .finish(outcome, stopping: stopping, hasStreamedHead: isStreaming, resuming: resuming, progress: progress, delivering: delivering)
         }
     }
 }

@@ -98,6 +98,8 @@ extension Pager {
 
     private func finish(_ load: PageLoad, _ id: Int, with result: Result<NetworkResponse, NetworkError>) {
         guard loader.isInFlight(id) else { return }
+        // After the page landed (or, decoded on the main actor, was queued there to land).
+        defer { handOnToTypedHandlers(result, of: load) }
         switch result {
         case .success(let response):
             // Decoding runs outside the lock, where the decoder may run (the main actor for a
@@ -109,6 +111,14 @@ extension Pager {
         case .failure(let error):
             land(load, id, .failure(error))
         }
+    }
+
+    /// Hands a page's outcome to the typed handlers of the typed call the pager was made from,
+    /// so they see it, error body decoded, as when the call fires. A stored first page that is
+    /// not there is no error (see `land`).
+    private func handOnToTypedHandlers(_ result: Result<NetworkResponse, NetworkError>, of load: PageLoad) {
+        if case .failure = result, load.kind == .storedFirstPage { return }
+        typedHandlers.withLock { $0 }?(result)
     }
 
     /// Applies a decoded page (or the failure) to the state, unless the load was superseded.

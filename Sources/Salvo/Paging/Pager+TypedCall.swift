@@ -25,6 +25,7 @@ extension Pager {
         page: @escaping @Sendable (Body) throws -> Page<Item>
     ) {
         self.init(call: call.call, strategy: strategy, decoder: Self.pageDecoder(call, page))
+        typedHandlers.withLock { $0 = call.typedHandOff }
     }
 
     /// A pager over a typed call, dropping an item whose `id` an earlier item already has; see
@@ -36,6 +37,7 @@ extension Pager {
         page: @escaping @Sendable (Body) throws -> Page<Item>
     ) {
         self.init(call: call.call, strategy: strategy, decoder: Self.pageDecoder(call, page), id: id)
+        typedHandlers.withLock { $0 = call.typedHandOff }
     }
 
     /// A pager over a typed call whose body's `Decodable` conformance is isolated to the main
@@ -52,6 +54,7 @@ extension Pager {
         page: @escaping @MainActor @Sendable (Body) throws -> Page<Item>
     ) {
         self.init(call: call.call, strategy: strategy, decoder: Self.mainActorPageDecoder(call, page))
+        typedHandlers.withLock { $0 = call.typedHandOff }
     }
 
     /// A pager over a typed call whose body and items are isolated to the main actor, dropping an
@@ -70,6 +73,7 @@ extension Pager {
         page: @escaping @MainActor @Sendable (Body) throws -> Page<Item>
     ) {
         self.init(call: call.call, strategy: strategy, decoder: Self.mainActorPageDecoder(call, page), id: id)
+        typedHandlers.withLock { $0 = call.typedHandOff }
     }
 
     private static func mainActorPageDecoder<Body: Decodable, ErrorBody>(
@@ -110,5 +114,6 @@ extension Pager {
     ) where Item: Decodable {
         let decoder: PageDecoder<Item> = .array(decoder: call.effectiveDecoder)
         self.init(call: call.call, strategy: strategy, decoder: decoder, id: id)
+        typedHandlers.withLock { $0 = call.typedHandOff }
     }
 }

@@ -31,6 +31,9 @@ public final class Pager<Item: Sendable>: Sendable {
     let loader = Loader<Core, PageLoad>(Core())
     /// Whether the pager said that a first page lacks what its strategy reads (said once).
     let hasLoggedMissingKey = Locked(false)
+    /// The typed handlers of the typed call the pager was made from, handed each page's outcome
+    /// after it landed; `nil` for an untyped call. Set once, by the typed initializers.
+    let typedHandlers = Locked<(@Sendable (Result<NetworkResponse, NetworkError>) -> Void)?>(nil)
 
     /// A pager that keeps every item the pages bring, duplicates included.
     ///

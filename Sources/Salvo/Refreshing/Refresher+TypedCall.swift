@@ -25,7 +25,7 @@ extension Refresher {
             guard let type = Value.self as? any Decodable.Type else { throw UndecodableValue() }
             return try Self.decode(response.data, as: type, decoder: decoder).get()
         })
-        keepTypedHandlers(of: call)
+        typedHandlers.withLock { $0 = call.typedHandOff }
     }
 
     /// `data` decoded as `type`, which is `Value`, as a typed call decodes it.
@@ -46,12 +46,7 @@ extension Refresher {
     public convenience init<ErrorBody>(decodingAnywhere call: TypedCall<Value, ErrorBody>) where Value: Decodable & SendableMetatype {
         let decoder = call.effectiveDecoder
         self.init(call: call.call) { response in try decoder.decode(Value.self, from: response.data) }
-        keepTypedHandlers(of: call)
-    }
-
-    private func keepTypedHandlers<ErrorBody>(of call: TypedCall<Value, ErrorBody>) {
-        guard call.handlers != nil else { return }
-        typedHandlers.withLock { $0 = { result in call.handOnToTypedHandlers(result) } }
+        typedHandlers.withLock { $0 = call.typedHandOff }
     }
 }
 

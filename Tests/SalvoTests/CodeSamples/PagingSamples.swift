@@ -125,6 +125,7 @@ enum PagingSamples {
     // MARK: - Refreshing non-paged calls
 
     struct Profile: Decodable, Sendable { let name: String }
+    struct Problem: Decodable, Sendable { let message: String }
 
     /// "Refreshing calls that are not paged", from an app target: decoded on the main actor.
     @MainActor static func mainActorProfile(server: ServerConfig) -> Refresher<Profile> {
@@ -141,6 +142,11 @@ enum PagingSamples {
         await screen.refresh()                  // both at once; returns when both are in
         if let error = screen.error { print(error) }
         print(profile.value?.name ?? "-", photos.items.count)
+    }
+
+    static func refreshAndFire(photos: Pager<Photo>, markSeen: NetCall, badge: TypedCall<Int, Problem>) async {
+        let screen = RefreshGroup([photos], firing: [markSeen, badge])   // a NetCall, a TypedCall<Int, Problem>
+        await screen.refresh()                  // returns once the page landed and both calls' handlers ran
     }
 
     // MARK: - Testing with another firing function

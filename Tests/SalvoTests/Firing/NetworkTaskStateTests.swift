@@ -18,7 +18,7 @@ import Testing
 
     /// The outcome a `.finish` action carries; fails the test for any other action.
     static func finished(_ action: NetworkTask.State.Action) -> AttemptOutcome? {
-        guard case .finish(let outcome, _, _, _, _) = action else {
+        guard case .finish(let outcome, _, _, _, _, _) = action else {
             Issue.record("expected .finish, got \(action)")
             return nil
         }
@@ -52,7 +52,7 @@ import Testing
         #expect(reported.statusCode == 200)
         guard case .report(nil, let chunk?, nil) = state.handle(.chunk(Data("a".utf8))) else { Issue.record("the chunk goes out"); return }
         #expect(chunk == Data("a".utf8))
-        guard case .finish(let outcome, _, let hasStreamedHead, _, _) = state.handle(.end(nil, nil, nil)) else {
+        guard case .finish(let outcome, _, let hasStreamedHead, _, _, _) = state.handle(.end(nil, nil, nil)) else {
             Issue.record("the end finishes"); return
         }
         #expect(hasStreamedHead)
@@ -71,7 +71,7 @@ import Testing
         var state = Self.state()
         let stopped = StopCount()
         _ = state.handle(.started(stopped))
-        guard case .finish(let outcome, let stopping, _, _, _) = state.handle(.cancel) else { Issue.record("cancel finishes"); return }
+        guard case .finish(let outcome, let stopping, _, _, _, _) = state.handle(.cancel) else { Issue.record("cancel finishes"); return }
         guard case .cancelled? = outcome.error else { Issue.record("cancelled"); return }
         #expect(stopping.count == 1)
         guard case .none = state.handle(.cancel) else { Issue.record("a second cancel does nothing"); return }
@@ -85,9 +85,33 @@ import Testing
         guard case .cancelExchange = state.handle(.started(StopCount())) else { Issue.record("cancelled at once"); return }
     }
 
+    @Test func aCallerAwaitingDeliveryBeforeTheOutcomeIsResumedWithTheFinish() async {
+        var state = Self.state()
+        var delivered = 0
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            guard case .none = state.handle(.awaitedDelivery(continuation)) else { Issue.record("parks until the outcome is made"); return }
+            guard case .finish(_, _, _, _, _, let delivering) = state.handle(.cancel) else { Issue.record("cancel finishes"); return }
+            delivered = delivering.count
+            delivering.forEach { $0.resume() }
+        }
+        #expect(delivered == 1)
+    }
+
+    @MainActor @Test func deliveredReturnsAfterTheRespondersHandlersRanAskedBeforeOrAfter() async {
+        let log = MainActorLog()
+        var call = NetCall(server: ServerConfig(host: "api.test"), endpoint: .get("/x"), firingFunction: .mock(.text("hi")))
+        call.responder = .onMainActor(dataHandler: { data in log.append(String(decoding: data, as: UTF8.self)) })
+
+        let task = call.fire()
+        await task.delivered()
+        #expect(await log.entries(0) == ["hi"])
+        await task.delivered()   // asked again, after delivery: returns
+        #expect(task.isFinished)
+    }
+
     @Test func anAwaitedOutcomeMadeFirstIsTakenWithoutParking() throws {
         var state = Self.state(awaiting: true)
-        guard case .finish(_, _, _, nil, _) = state.handle(.end(ResponseHead(statusCode: 200, url: Self.url), Data("x".utf8), nil)) else {
+        guard case .finish(_, _, _, nil, _, _) = state.handle(.end(ResponseHead(statusCode: 200, url: Self.url), Data("x".utf8), nil)) else {
             Issue.record("nobody is parked yet"); return
         }
         let taken = state.takeOutcome()

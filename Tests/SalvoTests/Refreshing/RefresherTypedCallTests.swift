@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Salvo
+import SalvoTesting
 
 /// Controllers made from typed calls: the value type, decoder and error body come from the call.
 @Suite struct RefresherTypedCallTests {
@@ -60,6 +61,48 @@ import Salvo
         await pager.loadNextPage()
         #expect(pager.items == [Ticket(number: 1, title: "Crash")])
         #expect(pager.hasMore == false)
+    }
+
+    @MainActor @Test func aPagerHandsAFailedPagesDecodedErrorBodyToTheTypedCallsHandler() async {
+        let log = MainActorLog()
+        var call = typed(.sequence([
+            .json([Ticket(number: 1, title: "Crash"), Ticket(number: 2, title: "Hang")]),
+            .json(Problem(message: "page out of range"), status: 422),
+        ]), as: [Ticket].self)
+        call.valueHandler = { tickets in log.append("value \(tickets.map(\.number))") }
+        call.apiErrorHandler = { error in log.append("api \(error.error.statusCode ?? 0) \(error.body?.message ?? "-")") }
+        let pager = Pager(call, strategy: .pageNumber(pageSize: 2), id: \Ticket.number)
+
+        await pager.loadNextPage()
+        await pager.loadNextPage()
+        await Self.mainQueueRanWhatWasQueued()
+
+        #expect(await log.entries(0) == ["value [1, 2]", "api 422 page out of range"])
+        // The pager's own state is as for an untyped call: the items stay, the error is kept.
+        #expect(pager.items.map(\.number) == [1, 2])
+        #expect(pager.error?.statusCode == 422)
+        #expect(pager.hasMore)
+    }
+
+    @MainActor @Test func aPagerOverAPageBodyKeepsTheTypedCallsErrorHandler() async {
+        let log = MainActorLog()
+        var call = typed(.json(Problem(message: "no such shelf"), status: 422), as: [Ticket].self)
+        call.apiErrorHandler = { error in log.append("api \(error.body?.message ?? "-")") }
+        let pager = Pager(call: call, strategy: .pageNumber(pageSize: 2)) { (tickets: [Ticket]) in Page(items: tickets) }
+
+        await pager.loadNextPage()
+        await Self.mainQueueRanWhatWasQueued()
+
+        #expect(await log.entries(0) == ["api no such shelf"])
+        #expect(pager.error?.statusCode == 422)
+    }
+
+    /// Returns once the main queue ran what was queued on it before: the typed handlers a load
+    /// handed on before its waiter resumed.
+    private static func mainQueueRanWhatWasQueued() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.main.async { continuation.resume() }
+        }
     }
 
     @MainActor @Test func aRefreshGroupRefreshesTypedControllersOfDifferentTypes() async {

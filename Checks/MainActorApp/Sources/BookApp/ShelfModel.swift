@@ -32,6 +32,16 @@ public final class ShelfModel {
         return Refresher(book)
     }
 
+    /// A pager of `shelf` kept by this model: a page the server refuses reaches ``report(_:)``
+    /// with its error body decoded, while the pager keeps its items.
+    public func pager(of shelf: TypedCall<[Book], APIProblem>) -> Pager<Book> {
+        var shelf = shelf
+        shelf.apiErrorHandler = report
+        // `Pager(shelf, strategy:id:)` cannot take a main-actor model (`Item: Decodable` on a
+        // `Sendable` type parameter); the page-body form decodes on the main actor.
+        return Pager(call: shelf, strategy: .pageNumber(pageSize: 2), id: \Book.id) { (books: [Book]) in Page(items: books) }
+    }
+
     /// Returns once at least `count` outcomes arrived.
     public func waitForOutcomes(_ count: Int) async {
         if outcomes >= count { return }
