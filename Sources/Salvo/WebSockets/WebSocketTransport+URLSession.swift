@@ -30,6 +30,9 @@ extension WebSocketTransport {
                             frames.finish()
                         } else if let response = task.response as? HTTPURLResponse, response.statusCode != 101 {
                             frames.finish(throwing: WebSocketFailure.handshakeRefused(statusCode: response.statusCode, headers: HTTPHeaders(response), body: nil))
+                        } else if (error as NSError).domain == NSPOSIXErrorDomain, (error as NSError).code == Int(EMSGSIZE) {
+                            // The task closed with 1009 itself: past maximumMessageSize it fails with EMSGSIZE.
+                            frames.finish(throwing: WebSocketFailure.messageTooBig(limit: handshake.maximumMessageSize))
                         } else {
                             frames.finish(throwing: error)
                         }
@@ -48,6 +51,7 @@ extension WebSocketTransport {
                     }
                 case .pong: break
                 case .close(let close):
+                    // CloseCode has cases for the codes RFC 6455 defines only: an app's own (4000–4999) goes as 1000.
                     let code = URLSessionWebSocketTask.CloseCode(rawValue: Int(close.code.rawValue)) ?? .normalClosure
                     task.cancel(with: code, reason: Data(close.reason.utf8))
                 }
