@@ -22,7 +22,8 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "Salvo", path: "../.."),
-        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
+        // 1.6.x: the transport runs WSClient's WebSocketHandler through its SPI (WSClientHandshake.swift).
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", .upToNextMinor(from: "1.6.2")),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -35,8 +36,10 @@ let package = Package(
                 .product(name: "Salvo", package: "Salvo"),
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "WSCompression", package: "swift-websocket"),
+                .product(name: "WSCore", package: "swift-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),

@@ -23,13 +23,14 @@ extension WebSocketTransport {
     /// ```
     ///
     /// - Parameters:
-    ///   - compression: whether to offer permessage-deflate (RFC 7692); used when the server accepts.
+    ///   - compression: what the handshake offers; permessage-deflate (RFC 7692) unless set to
+    ///     `.none`, used when the server accepts it (see ``WebSocketCompression``).
     ///   - tlsConfiguration: TLS for `wss`, the system's trust roots unless given.
     ///   - eventLoopGroup: where connections run; SwiftNIO's shared group unless given.
     ///   - logger: WSClient's logger; silent unless given.
     /// - Returns: the transport.
     public static func webSocketClient(
-        compression: Bool = true,
+        compression: WebSocketCompression = .permessageDeflate(),
         tlsConfiguration: TLSConfiguration? = nil,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "Salvo.WebSocket", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -51,7 +52,7 @@ extension WebSocketTransport {
 enum WSClientConnection {
     static func open(
         _ handshake: WebSocketHandshake,
-        compression: Bool,
+        compression: WebSocketCompression,
         tlsConfiguration: TLSConfiguration?,
         eventLoopGroup: any EventLoopGroup,
         logger: Logger
@@ -61,13 +62,14 @@ enum WSClientConnection {
             // A frame may be as big as a whole message; WSClient's own default is 16 KiB.
             maxFrameSize: max(1 << 14, min(limit, Int(UInt32.max))),
             additionalHeaders: headerFields(of: handshake.request),
-            extensions: compression ? [.perMessageDeflate(maxDecompressedFrameSize: max(1 << 14, limit))] : [],
+            extensions: compression.extensions(maximumMessageSize: limit),
             validateUTF8: true
         )
         let (inbound, frames) = AsyncThrowingStream<Salvo.WebSocketFrame, any Error>.makeStream()
         let opened = Opened()
         let url = handshake.url
-        let client = WebSocketClient(
+        // WSClient's WebSocketClient, set up so that a refused handshake keeps its status.
+        let client = RefusalReportingClient(
             url: url.absoluteString,
             configuration: configuration,
             tlsConfiguration: tlsConfiguration,
@@ -151,8 +153,10 @@ enum WSClientConnection {
             return WebSocketFailure.invalidUTF8
         case let error as WebSocketClientError where error == .serverProtocolError:
             return WebSocketFailure.protocolError("\(error)")
+        case let error as WebSocketFailure:
+            return error
         case let error as WebSocketClientError where error == .webSocketUpgradeFailed:
-            return URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "the server did not switch protocols (WSClient does not report the status it answered)"])
+            return URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "the server refused the WebSocket handshake without a complete HTTP answer"])
         case let error as IOError where error.errnoCode == ECONNREFUSED:
             return URLError(.cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: "connection refused"])
         case let error?:

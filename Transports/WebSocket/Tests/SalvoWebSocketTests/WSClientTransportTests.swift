@@ -26,7 +26,7 @@ enum WebSocketsServer {
 
 /// SalvoWebSocket's transport against a third-party server (Python's `websockets`) on loopback.
 @Suite(.serialized) struct WSClientTransportTests {
-    private func call(_ path: EndpointPath, maximumMessageSize: Int = 1 << 20, compression: Bool = true) async throws -> WebSocketCall {
+    private func call(_ path: EndpointPath, maximumMessageSize: Int = 1 << 20, compression: WebSocketCompression = .permessageDeflate()) async throws -> WebSocketCall {
         let server = try await WebSocketsServer.shared.running()
         var call = WebSocketCall(
             server: ServerConfig(scheme: "ws", host: "127.0.0.1", port: server.port),
@@ -97,18 +97,14 @@ enum WebSocketsServer {
         #expect(first == .text("Bearer fresh"))
     }
 
-    /// WSClient does not report a refused handshake's status (a `401` arrives as
-    /// `badServerResponse`), so a `TokenRenewalAction`, which renews on the status, cannot see it
-    /// over this transport; a retry of the failed handshake runs `prepare` again and takes the
-    /// token the app holds by then.
-    @Test func aHandshakeRefusedWith401IsRetriedWithTheTokenReadAgain() async throws {
-        let attempts = Attempts()
+    /// The server answers the stale token's handshake with 401 (no upgrade), then the renewed
+    /// token's with 101: the refusal's status reaches the actions, so the renewal runs once and
+    /// the handshake goes again with the new token.
+    @Test func a401OnTheHandshakeRenewsTheTokenAndTheHandshakeGoesAgain() async throws {
+        let tokens = Tokens()
         var call = try await call("/auth")
         call.server.requiresAuthentication = true
-        call.actions = [
-            RetryAction(maxAttempts: 2, baseDelay: 0, jitter: 0, retryableErrors: [.badServerResponse]),
-            AuthTokenAction { await attempts.next() == 1 ? "stale" : "fresh" },
-        ]
+        call.actions = [TokenRenewalAction { await tokens.renew() }, AuthTokenAction { await tokens.read() }]
         let connection = try await call.connect()
         var first: WebSocketMessage?
         for try await message in connection.messages {
@@ -116,21 +112,19 @@ enum WebSocketsServer {
             break
         }
         #expect(first == .text("Bearer fresh"))
-        #expect(await attempts.count == 2)
+        #expect(await tokens.renewals == 1)
+        #expect(await tokens.reads == ["stale", "fresh"])
     }
 
-    @Test func aHandshakeStillRefusedAfterTheRetriesFailsNamingTheURL() async throws {
+    @Test func aHandshakeRefusedWith401IsServerStatusWithItsBodyNamingTheURL() async throws {
         var call = try await call("/auth")
         call.server.requiresAuthentication = true
-        call.actions = [
-            RetryAction(maxAttempts: 2, baseDelay: 0, jitter: 0, retryableErrors: [.badServerResponse]),
-            AuthTokenAction { "stale" },
-        ]
+        call.actions = [AuthTokenAction { "stale" }]
         await #expect {
             _ = try await call.connect()
         } throws: { error in
-            guard case .transport(let urlError) = error as? NetworkError else { return false }
-            return urlError.code == .badServerResponse && "\(error)".contains("/auth")
+            guard case .serverStatus(let problem) = error as? NetworkError else { return false }
+            return problem.statusCode == 401 && problem.body == Data("token expired\n".utf8) && "\(error)".contains("/auth")
         }
     }
 
@@ -185,6 +179,46 @@ enum WebSocketsServer {
             if received.count == 2 { break }
         }
         #expect(received == [.text("permessage-deflate"), .text(String(repeating: "a", count: 100_000))])
+    }
+
+    /// Messages both ways go compressed: a 4 MiB compressible text message round-trips, and the
+    /// bytes the server read off the socket are a small part of what was sent.
+    @Test func permessageDeflateRoundTripsALargeCompressibleMessageCompressed() async throws {
+        let large = String(repeating: #"{"symbol":"SALVO","price":42.5,"currency":"EUR"},"#, count: 4 << 20 / 48)
+        let connection = try await call("/deflate-echo", maximumMessageSize: 8 << 20).connect()
+        try await connection.send("small")
+        try await connection.send(Data(repeating: 7, count: 300_000))
+        try await connection.send(large)
+        try await connection.send("wire?")
+        var received: [WebSocketMessage] = []
+        for try await message in connection.messages {
+            received.append(message)
+            if received.count == 4 { break }
+        }
+        try #require(received.count == 4)
+        #expect(received[0] == .text("small"))
+        #expect(received[1] == .binary(Data(repeating: 7, count: 300_000)))
+        #expect(received[2] == .text(large))
+        let parts = String(decoding: received[3].data, as: UTF8.self).split(separator: " ")
+        #expect(parts.last == "permessage-deflate")
+        let bytes = try #require(parts.first.flatMap { Int($0) })
+        #expect(bytes < large.utf8.count / 20, "the server read \(bytes) bytes for \(large.utf8.count + 300_000) sent")
+    }
+
+    @Test func withCompressionNoneNoExtensionIsNegotiated() async throws {
+        let connection = try await call("/deflate-echo", compression: .none).connect()
+        try await connection.send(String(repeating: "a", count: 10_000))
+        try await connection.send("wire?")
+        var received: [WebSocketMessage] = []
+        for try await message in connection.messages {
+            received.append(message)
+            if received.count == 2 { break }
+        }
+        #expect(received.first == .text(String(repeating: "a", count: 10_000)))
+        try #require(received.count == 2)
+        let wire = String(decoding: received[1].data, as: UTF8.self)
+        #expect(wire.hasSuffix(" none"))
+        #expect(Int(wire.split(separator: " ")[0]) ?? 0 > 10_000)
     }
 
     @Test func invalidUTF8InATextFrameClosesWith1007() async throws {
@@ -283,12 +317,20 @@ enum WebSocketsServer {
     }
 }
 
-/// Counts the handshakes' token reads.
-private actor Attempts {
-    private(set) var count = 0
+/// The app's token: "stale" until renewed, then "fresh"; records each read and renewal.
+private actor Tokens {
+    private(set) var reads: [String] = []
+    private(set) var renewals = 0
+    private var current = "stale"
 
-    func next() -> Int {
-        count += 1
-        return count
+    func read() -> String {
+        reads.append(current)
+        return current
     }
+
+    func renew() {
+        renewals += 1
+        current = "fresh"
+    }
+
 }

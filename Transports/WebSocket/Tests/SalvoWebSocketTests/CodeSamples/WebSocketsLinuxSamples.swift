@@ -7,7 +7,8 @@ import Testing
 @Suite struct WebSocketsLinuxSamples {
     @Test func choosingTheLinuxTransport() {
         var feed = WebSocketCall(server: ServerConfig(scheme: "wss", host: "api.example.com"), endpoint: .get("/feed"))
-        feed.transport = .webSocketClient()          // compression: true offers permessage-deflate
+        feed.transport = .webSocketClient()          // offers permessage-deflate
+        feed.transport = .webSocketClient(compression: .none)
         #expect(feed.endpoint.method == .get)
     }
 }

@@ -15,9 +15,21 @@ last_close = {"code": None}
 
 
 def process_request(connection, request):
-    """/auth refuses the handshake with 401 unless it carries `Authorization: Bearer fresh`."""
+    """/auth refuses the handshake with 401 unless it carries `Authorization: Bearer fresh`
+    (a stale token is refused before the upgrade; the renewed one is accepted)."""
     if request.path == "/auth" and request.headers.get("Authorization") != "Bearer fresh":
         return connection.respond(http.HTTPStatus.UNAUTHORIZED, "token expired\n")
+    if request.path == "/deflate-echo":
+        # Counts the bytes read off the socket from here on (before the 101 goes, so no frame
+        # escapes the count): /deflate-echo reports them.
+        connection.wire_bytes = 0
+        data_received = connection.data_received
+
+        def counting(data):
+            connection.wire_bytes += len(data)
+            data_received(data)
+
+        connection.data_received = counting
     return None
 
 
@@ -50,6 +62,15 @@ async def handler(ws):
             await ws.send(",".join(extensions) or "none")
             await ws.send("a" * 100_000)
             await ws.wait_closed()
+        elif path == "/deflate-echo":
+            # Echoes each message; "wire?" answers with the bytes the client has sent on the
+            # socket so far (frames as they travelled, compressed or not) and the extensions.
+            async for message in ws:
+                if message == "wire?":
+                    extensions = ",".join(extension.name for extension in ws.protocol.extensions) or "none"
+                    await ws.send(f"{ws.wire_bytes} {extensions}")
+                else:
+                    await ws.send(message)
         elif path == "/bad-utf8":
             await ws.send(b"\xff\xfe\xfd", text=True)
             await ws.wait_closed()
