@@ -7,6 +7,7 @@ received on the previous connection, so a test can check what the client sent.
 import asyncio
 import http
 import sys
+from urllib.parse import urlsplit
 
 from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
@@ -14,15 +15,20 @@ from websockets.exceptions import ConnectionClosed
 last_close = {"code": None}
 
 
+def route(request):
+    """The scenario: the request's path without its query (`/echo?access_token=…` is /echo)."""
+    return urlsplit(request.path).path
+
+
 def process_request(connection, request):
     """/auth refuses the handshake with 401 unless it carries `Authorization: Bearer fresh`."""
-    if request.path == "/auth" and request.headers.get("Authorization") != "Bearer fresh":
+    if route(request) == "/auth" and request.headers.get("Authorization") != "Bearer fresh":
         return connection.respond(http.HTTPStatus.UNAUTHORIZED, "token expired\n")
     return None
 
 
 async def handler(ws):
-    path = ws.request.path
+    path = route(ws.request)
     try:
         if path == "/echo":
             async for message in ws:
