@@ -7,6 +7,7 @@ received on the previous connection, so a test can check what the client sent.
 import asyncio
 import http
 import sys
+from urllib.parse import urlsplit
 
 from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
@@ -14,12 +15,17 @@ from websockets.exceptions import ConnectionClosed
 last_close = {"code": None}
 
 
+def route(request):
+    """The scenario: the request's path without its query (`/echo?access_token=…` is /echo)."""
+    return urlsplit(request.path).path
+
+
 def process_request(connection, request):
     """/auth refuses the handshake with 401 unless it carries `Authorization: Bearer fresh`
     (a stale token is refused before the upgrade; the renewed one is accepted)."""
-    if request.path == "/auth" and request.headers.get("Authorization") != "Bearer fresh":
+    if route(request) == "/auth" and request.headers.get("Authorization") != "Bearer fresh":
         return connection.respond(http.HTTPStatus.UNAUTHORIZED, "token expired\n")
-    if request.path == "/deflate-echo":
+    if route(request) == "/deflate-echo":
         # Counts the bytes read off the socket from here on (before the 101 goes, so no frame
         # escapes the count): /deflate-echo reports them.
         connection.wire_bytes = 0
@@ -34,7 +40,7 @@ def process_request(connection, request):
 
 
 async def handler(ws):
-    path = ws.request.path
+    path = route(ws.request)
     try:
         if path == "/echo":
             async for message in ws:
