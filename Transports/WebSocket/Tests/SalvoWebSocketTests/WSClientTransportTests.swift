@@ -128,6 +128,29 @@ enum WebSocketsServer {
         }
     }
 
+    @Test func aRetryActionRetriesAHandshakeRefusedWith503() async throws {
+        var call = try await call("/busy-once")
+        call.actions = [RetryAction(maxAttempts: 2, baseDelay: 0, jitter: 0)]
+        let connection = try await call.connect()
+        var first: WebSocketMessage?
+        for try await message in connection.messages {
+            first = message
+            break
+        }
+        #expect(first == .text("none"))
+    }
+
+    /// A refusal's body is kept up to 64 KiB; the handshake ends there instead of reading the rest.
+    @Test func aRefusalsBodyIsKeptUpTo64KiB() async throws {
+        let call = try await call("/refuse-big")
+        await #expect {
+            _ = try await call.connect()
+        } throws: { error in
+            guard case .serverStatus(let problem) = error as? NetworkError else { return false }
+            return problem.statusCode == 503 && problem.body == Data(repeating: UInt8(ascii: "z"), count: 1 << 16)
+        }
+    }
+
     @Test func serverInitiatedCloseEndsTheLoopWithItsCodeAndReason() async throws {
         let connection = try await call("/close").connect()
         for try await _ in connection.messages {}
