@@ -37,6 +37,15 @@ enum WebSocketsServer {
         return call
     }
 
+    /// Connects and returns the first message the server sends.
+    private func firstMessage(of call: WebSocketCall) async throws -> WebSocketMessage? {
+        let connection = try await call.connect()
+        for try await message in connection.messages {
+            return message
+        }
+        return nil
+    }
+
     private func lastCloseCode() async throws -> String {
         let connection = try await call("/last-close").connect()
         defer { Task { await connection.close() } }
@@ -105,13 +114,7 @@ enum WebSocketsServer {
         var call = try await call("/auth")
         call.server.requiresAuthentication = true
         call.actions = [TokenRenewalAction { await tokens.renew() }, AuthTokenAction { await tokens.read() }]
-        let connection = try await call.connect()
-        var first: WebSocketMessage?
-        for try await message in connection.messages {
-            first = message
-            break
-        }
-        #expect(first == .text("Bearer fresh"))
+        #expect(try await firstMessage(of: call) == .text("Bearer fresh"))
         #expect(await tokens.renewals == 1)
         #expect(await tokens.reads == ["stale", "fresh"])
     }
@@ -125,6 +128,23 @@ enum WebSocketsServer {
         } throws: { error in
             guard case .serverStatus(let problem) = error as? NetworkError else { return false }
             return problem.statusCode == 401 && problem.body == Data("token expired\n".utf8) && "\(error)".contains("/auth")
+        }
+    }
+
+    @Test func aRetryActionRetriesAHandshakeRefusedWith503() async throws {
+        var call = try await call("/busy-once")
+        call.actions = [RetryAction(maxAttempts: 2, baseDelay: 0, jitter: 0)]
+        #expect(try await firstMessage(of: call) == .text("none"))
+    }
+
+    /// A refusal's body is kept up to 64 KiB; the handshake ends there instead of reading the rest.
+    @Test func aRefusalsBodyIsKeptUpTo64KiB() async throws {
+        let call = try await call("/refuse-big")
+        await #expect {
+            _ = try await call.connect()
+        } throws: { error in
+            guard case .serverStatus(let problem) = error as? NetworkError else { return false }
+            return problem.statusCode == 503 && problem.body == Data(repeating: UInt8(ascii: "z"), count: 1 << 16)
         }
     }
 

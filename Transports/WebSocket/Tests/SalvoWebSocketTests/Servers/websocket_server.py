@@ -13,6 +13,7 @@ from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
 
 last_close = {"code": None}
+busy = {"count": 0}
 
 
 def route(request):
@@ -25,6 +26,13 @@ def process_request(connection, request):
     (a stale token is refused before the upgrade; the renewed one is accepted)."""
     if route(request) == "/auth" and request.headers.get("Authorization") != "Bearer fresh":
         return connection.respond(http.HTTPStatus.UNAUTHORIZED, "token expired\n")
+    if route(request) == "/refuse-big":
+        return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "z" * (1 << 20))
+    if route(request) == "/busy-once":
+        # 503 to every other handshake: the first of a pair is refused, the retry accepted.
+        busy["count"] += 1
+        if busy["count"] % 2 == 1:
+            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "busy\n")
     if route(request) == "/deflate-echo":
         # Counts the bytes read off the socket from here on (before the 101 goes, so no frame
         # escapes the count): /deflate-echo reports them.
@@ -45,7 +53,7 @@ async def handler(ws):
         if path == "/echo":
             async for message in ws:
                 await ws.send(message)
-        elif path in ("/headers", "/auth"):
+        elif path in ("/headers", "/auth", "/busy-once"):
             await ws.send(ws.request.headers.get("Authorization", "none"))
             await ws.wait_closed()
         elif path == "/close":
