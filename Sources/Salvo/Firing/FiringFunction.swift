@@ -78,7 +78,7 @@ public struct FiringFunction: Sendable {
         }
         let task = NetworkTask(
             reportingTo: channel, decoder: server.decoder, clock: clock, receiving: request,
-            measuring: server.collectsMetrics ? AttemptMeter(attempt: 1, clock: clock) : nil
+            collectsMetrics: server.collectsMetrics
         )
         // Only a handler somebody set is handed to the queue: on `.main` that is a thread hop.
         // Until the task is handed to a handler (or returned), nothing can cancel it.

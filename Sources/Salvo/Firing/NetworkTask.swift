@@ -38,13 +38,13 @@ public final class NetworkTask: Sendable {
     /// - Parameters:
     ///   - request: the request of the call's only attempt, whose exchange the session reports
     ///     to this task; `nil` when the attempt loop reports (a call with actions).
-    ///   - meter: the only attempt's meter, when the server collects metrics.
+    ///   - collectsMetrics: whether the only attempt is measured (the server collects metrics).
     init(
         reportingTo channel: consuming FiringFunction.Channel,
         decoder: JSONDecoder,
         clock: borrowing NetworkClock,
         receiving request: URLRequest? = nil,
-        measuring meter: AttemptMeter? = nil
+        collectsMetrics: Bool = false
     ) {
         self.decoder = decoder
         self.request = request
@@ -59,7 +59,9 @@ public final class NetworkTask: Sendable {
             reportsProgress: request != nil && progress != nil,
             parksOutcome: isAwaiting,
             handsOverAfterHandlers: isAwaiting && !channel.finishHandlers.isEmpty,
-            meter: request == nil ? nil : meter
+            // Made here, in the argument, rather than handed in and copied: an optional meter
+            // is copied and destroyed through its value witness (its metrics hold resilient types).
+            meter: request != nil && collectsMetrics ? AttemptMeter(attempt: 1, clock: copy clock) : nil
         ))
         // Moved in rather than copied and the original destroyed.
         self.channel = consume channel
@@ -172,9 +174,9 @@ public final class NetworkTask: Sendable {
             } else {
                 waiter.resume()
             }
-        case .finish(let outcome, let stopping, let hasStreamedHead, let resuming, let transferProgress, let delivering):
+        case .finish(let outcome, let stopping, let hasStreamedHead, let waiter, let transferProgress, let delivering):
             if let transferProgress { progress?.report(transferProgress) }
-            finish(outcome, hasStreamedHead: hasStreamedHead, resuming: resuming, then: delivering)
+            finish(outcome, hasStreamedHead: hasStreamedHead, resuming: waiter, then: delivering)
             stopping.forEach { $0.cancel() }
         }
     }
@@ -184,7 +186,7 @@ public final class NetworkTask: Sendable {
     private func finish(
         _ outcome: Outcome,
         hasStreamedHead: Bool,
-        resuming: (State.Waiter, Result<NetworkResponse, NetworkError>)?,
+        resuming waiter: State.Waiter?,
         then delivering: [State.DeliveryWaiter]
     ) {
         if let progress, outcome.failure == nil { progress.complete() }
@@ -201,8 +203,9 @@ public final class NetworkTask: Sendable {
         }
         switch channel.destination {
         case .awaiting:
-            if let (waiter, result) = resuming {
-                waiter.resume(returning: result)
+            if let waiter {
+                // The caller's `Result` is made here, outside the lock.
+                waiter.resume(returning: Self.reported(outcome))
             } else if !channel.finishHandlers.isEmpty {
                 // Held back until the finish handlers ran: now the caller may take it.
                 run(state.withLock { $0.handle(.handled(outcome)) })
@@ -354,13 +357,15 @@ extension NetworkTask {
             /// Resume a caller of ``NetworkTask/delivered()`` behind the delivery already made or queued.
             case resumeBehindDelivery(DeliveryWaiter)
             /// End the firing with the outcome; stop what is still running; `hasStreamedHead`
-            /// says the body receiver has had the head; the awaiting caller, if parked; the
-            /// download progress of a body that arrived whole.
+            /// says the body receiver has had the head; the awaiting caller, if parked, to resume
+            /// with the outcome (a waiter alone: an optional `Result` would be copied and destroyed
+            /// through its value witness on every firing); the download progress of a body that
+            /// arrived whole.
             case finish(
                 Outcome,
                 stopping: [any NetworkSessionTask],
                 hasStreamedHead: Bool,
-                resuming: (Waiter, Result<NetworkResponse, NetworkError>)?,
+                resuming: Waiter?,
                 progress: TransferProgress? = nil,
                 delivering: [DeliveryWaiter] = []
             )
@@ -521,10 +526,9 @@ extension NetworkTask {
             isFinished = true
             let stopping = isCancelled ? cancellables : []
             cancellables = []
-            var resuming: (Waiter, Result<NetworkResponse, NetworkError>)?
+            var resuming: Waiter?
             if parksOutcome, !handsOverAfterHandlers {
-                let reported = NetworkTask.reported(outcome)
-                if let waiter = waiter.take() { resuming = (waiter, reported) } else { unclaimed = reported }
+                if let waiter = waiter.take() { resuming = waiter } else { unclaimed = NetworkTask.reported(outcome) }
             }
             let delivering = deliveryWaiters
             deliveryWaiters = []
