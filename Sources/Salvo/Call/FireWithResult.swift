@@ -25,7 +25,7 @@ extension NetCall {
         on queue: CallbackQueue,
         _ completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void
     ) -> NetworkTask {
-        firingFunction(self, .responder(responder, on: queue, then: completion))
+        firing(self, .responder(responder, on: queue, then: completion))
     }
 }
 

@@ -47,7 +47,7 @@ extension NetCall {
     nonisolated(nonsending)
     func result() async -> Result<NetworkResponse, NetworkError> {
         if Task.isCancelled { return .failure(.cancelled) }
-        return await firingFunction(self, .awaiting()).outcome()
+        return await firing(self, .awaiting()).outcome()
     }
 
     /// Fires the call through its firing function with `completion` receiving the outcome as one
@@ -57,6 +57,6 @@ extension NetCall {
         reporting completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) -> NetworkTask {
-        firingFunction(self, .result(completion, progress: progress))
+        firing(self, .result(completion, progress: progress))
     }
 }

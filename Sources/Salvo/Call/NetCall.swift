@@ -22,7 +22,10 @@ import FoundationNetworking
 public struct NetCall: Fireable, Sendable {
     /// The server the call goes to.
     public var server: ServerConfig {
-        didSet { configuredRequest = Self.build(server, endpoint) }
+        didSet {
+            configuredRequest = Self.build(server, endpoint)
+            if followsServerFiring { firing = server.firingFunction }
+        }
     }
     /// What the call asks of the server.
     public var endpoint: Endpoint {
@@ -37,11 +40,17 @@ public struct NetCall: Fireable, Sendable {
     /// How the call is fired: production, mock, replay, a spy. Unless the call sets its own, this is
     /// its server's ``ServerConfig/firingFunction``, so one line swaps it for every call to that server.
     public var firingFunction: FiringFunction {
-        get { ownFiringFunction ?? server.firingFunction }
-        set { ownFiringFunction = newValue }
+        get { firing }
+        set {
+            firing = newValue
+            followsServerFiring = false
+        }
     }
-    /// The firing function this call set for itself; `nil` follows the server's.
-    private var ownFiringFunction: FiringFunction?
+    /// The firing function in effect, resolved when the call is configured (like its request):
+    /// the call's own, or its server's, kept in step with `server`. Firing reads it directly.
+    private(set) var firing: FiringFunction
+    /// Whether ``firing`` is the server's (the call set none of its own).
+    private var followsServerFiring: Bool
     /// The request `server` and `endpoint` describe, or why there is none; kept in step with both.
     private(set) var configuredRequest: Result<URLRequest, NetworkError>
     /// A call from its parts.
@@ -58,7 +67,8 @@ public struct NetCall: Fireable, Sendable {
         self.responder = responder
         self.actions = actions
         self.callbackQueue = callbackQueue
-        self.ownFiringFunction = firingFunction
+        self.firing = firingFunction ?? server.firingFunction
+        self.followsServerFiring = firingFunction == nil
         self.configuredRequest = Self.build(server, endpoint)
     }
 
@@ -66,6 +76,6 @@ public struct NetCall: Fireable, Sendable {
     /// its ``callbackQueue``.
     @discardableResult
     public func fire() -> NetworkTask {
-        firingFunction(self, .responder(responder, on: callbackQueue))
+        firing(self, .responder(responder, on: callbackQueue))
     }
 }

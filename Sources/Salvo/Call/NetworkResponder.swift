@@ -93,8 +93,9 @@ public struct NetworkResponder: Sendable {
 
     /// The handlers, in one immutable object: the call, its channel and its task each hold the
     /// responder, so a copy costs one retain instead of nine. Setting a handler makes a new one
-    /// (configuring, not firing, pays for it).
-    private var box: Box
+    /// (configuring, not firing, pays for it). The firing path reads its fields directly
+    /// (`box.handlers.progressHandler`), not through the getters above.
+    private(set) var box: Box
 
     private var handlers: Handlers {
         get { box.handlers }
@@ -154,7 +155,7 @@ public struct NetworkResponder: Sendable {
 
 extension NetworkResponder {
     /// Every handler a responder holds.
-    private struct Handlers: Sendable {
+    struct Handlers: Sendable {
         var onTask: (@Sendable (NetworkTask) -> Void)?
         var onResponse: (@Sendable (URLResponse?) -> Void)?
         var onHTTPResponse: (@Sendable (HTTPURLResponse) -> Void)?
@@ -168,7 +169,7 @@ extension NetworkResponder {
     }
 
     /// The handlers behind one reference; immutable, so it is `Sendable` without a lock.
-    private final class Box: Sendable {
+    final class Box: Sendable {
         let handlers: Handlers
 
         init(_ handlers: Handlers) {
@@ -181,7 +182,7 @@ extension NetworkResponder {
     /// Hands one outcome to the handlers in the documented order, with the call's `decoder` bound
     /// for decoding handlers that use it: the one dispatch path that production, mock and replay
     /// firing all share.
-    func dispatch(_ outcome: AttemptOutcome, decoder: JSONDecoder) {
+    func dispatch(_ outcome: NetworkTask.Outcome, decoder: JSONDecoder) {
         if usesServerDecoder {
             ResponderDispatch.$serverDecoder.withValue(decoder) { dispatch(outcome) }
         } else {
@@ -189,27 +190,29 @@ extension NetworkResponder {
         }
     }
 
-    /// Hands one outcome to the handlers in the documented order.
-    private func dispatch(_ outcome: AttemptOutcome) {
+    /// Hands one outcome to the handlers in the documented order; the outcome was classified
+    /// where it was made, so this reads its ``NetworkTask/Outcome/failure`` as it is.
+    private func dispatch(_ outcome: NetworkTask.Outcome) {
         // Read through the one reference: no copy of the handlers per firing.
         let handlers = box
-        if let onResponse = handlers.handlers.onResponse, outcome.error?.isUnsent != true {
-            onResponse(outcome.urlResponse)
+        if let onResponse = handlers.handlers.onResponse, outcome.failure?.isUnsent != true {
+            onResponse(outcome.head?.urlResponse)
         }
-        if let onHTTPResponse = handlers.handlers.onHTTPResponse, let http = outcome.httpResponse {
+        if let onHTTPResponse = handlers.handlers.onHTTPResponse, let http = outcome.head?.httpURLResponse {
             onHTTPResponse(http)
         }
         if let metricsHandler = handlers.handlers.metricsHandler, !outcome.metrics.isEmpty {
             metricsHandler(outcome.metrics)
         }
-        switch outcome.result {
-        case .success(let data):
-            handlers.handlers.dataHandler(data)
-        case .failure(let error) where error.statusCode != nil:
+        guard let failure = outcome.failure else {
+            handlers.handlers.dataHandler(outcome.data ?? Data())
+            return
+        }
+        if failure.statusCode != nil {
             handlers.handlers.errorDataHandler(outcome.data)
-            handlers.handlers.serverErrorHandler(error)
-        case .failure(let error):
-            handlers.handlers.errorHandler(error)
+            handlers.handlers.serverErrorHandler(failure)
+        } else {
+            handlers.handlers.errorHandler(failure)
             handlers.handlers.errorDataHandler(outcome.data)
         }
     }

@@ -64,7 +64,7 @@ public struct FiringFunction: Sendable {
             request = try call.urlRequest()
         } catch {
             let task = NetworkTask(reportingTo: channel, decoder: server.decoder, clock: clock)
-            task.finish(with: AttemptOutcome(request: nil, error: error))
+            task.finish(with: NetworkTask.Outcome(failure: error))
             return task
         }
         let actions = server.actions.isEmpty && call.actions.isEmpty
@@ -78,7 +78,7 @@ public struct FiringFunction: Sendable {
         }
         let task = NetworkTask(
             reportingTo: channel, decoder: server.decoder, clock: clock, receiving: request,
-            measuring: server.collectsMetrics ? AttemptMeter(attempt: 1, clock: clock) : nil
+            collectsMetrics: server.collectsMetrics
         )
         // Only a handler somebody set is handed to the queue: on `.main` that is a thread hop.
         // Until the task is handed to a handler (or returned), nothing can cancel it.
@@ -167,11 +167,13 @@ extension FiringFunction {
             then completion: (@Sendable (Result<NetworkResponse, NetworkError>) -> Void)? = nil,
             streamingTo bodyReceiver: (any ResponseReceiver)? = nil
         ) -> Channel {
-            Channel(
+            // Read from the responder's box, not through its getters.
+            let handlers = responder.box.handlers
+            return Channel(
                 .responder(responder, on: queue, then: completion),
                 bodyReceiver: bodyReceiver,
-                progressHandler: responder.progressHandler,
-                taskHandler: responder.onTask
+                progressHandler: handlers.progressHandler,
+                taskHandler: handlers.onTask
             )
         }
 

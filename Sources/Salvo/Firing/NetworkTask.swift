@@ -38,13 +38,13 @@ public final class NetworkTask: Sendable {
     /// - Parameters:
     ///   - request: the request of the call's only attempt, whose exchange the session reports
     ///     to this task; `nil` when the attempt loop reports (a call with actions).
-    ///   - meter: the only attempt's meter, when the server collects metrics.
+    ///   - collectsMetrics: whether the only attempt is measured (the server collects metrics).
     init(
         reportingTo channel: consuming FiringFunction.Channel,
         decoder: JSONDecoder,
         clock: borrowing NetworkClock,
         receiving request: URLRequest? = nil,
-        measuring meter: AttemptMeter? = nil
+        collectsMetrics: Bool = false
     ) {
         self.decoder = decoder
         self.request = request
@@ -59,7 +59,9 @@ public final class NetworkTask: Sendable {
             reportsProgress: request != nil && progress != nil,
             parksOutcome: isAwaiting,
             handsOverAfterHandlers: isAwaiting && !channel.finishHandlers.isEmpty,
-            meter: request == nil ? nil : meter
+            // Made here, in the argument, rather than handed in and copied: an optional meter
+            // is copied and destroyed through its value witness (its metrics hold resilient types).
+            meter: request != nil && collectsMetrics ? AttemptMeter(attempt: 1, clock: copy clock) : nil
         ))
         // Moved in rather than copied and the original destroyed.
         self.channel = consume channel
@@ -99,6 +101,13 @@ public final class NetworkTask: Sendable {
     /// - Returns: whether this outcome finished the task (`false` once it was finished or cancelled).
     @discardableResult
     func finish(with outcome: AttemptOutcome) -> Bool {
+        finish(with: Outcome(outcome))
+    }
+
+    /// Delivers `outcome` unless the task already finished or was cancelled.
+    /// - Returns: whether this outcome finished the task (`false` once it was finished or cancelled).
+    @discardableResult
+    func finish(with outcome: consuming Outcome) -> Bool {
         let (action, isFirst) = state.withLock { state in
             let wasFinished = state.isFinished
             return (state.handle(.finish(outcome)), !wasFinished)
@@ -165,9 +174,9 @@ public final class NetworkTask: Sendable {
             } else {
                 waiter.resume()
             }
-        case .finish(let outcome, let stopping, let hasStreamedHead, let resuming, let transferProgress, let delivering):
+        case .finish(let outcome, let stopping, let hasStreamedHead, let waiter, let transferProgress, let delivering):
             if let transferProgress { progress?.report(transferProgress) }
-            finish(outcome, hasStreamedHead: hasStreamedHead, resuming: resuming, then: delivering)
+            finish(outcome, hasStreamedHead: hasStreamedHead, resuming: waiter, then: delivering)
             stopping.forEach { $0.cancel() }
         }
     }
@@ -175,31 +184,28 @@ public final class NetworkTask: Sendable {
     /// Ends the firing with `outcome`: 100 % progress, the body stream's end, the finish
     /// handlers, the destination, then whoever awaits ``delivered()``.
     private func finish(
-        _ outcome: AttemptOutcome,
+        _ outcome: Outcome,
         hasStreamedHead: Bool,
-        resuming: (State.Waiter, Result<NetworkResponse, NetworkError>)?,
+        resuming waiter: State.Waiter?,
         then delivering: [State.DeliveryWaiter]
     ) {
-        if let progress, case .success = outcome.result { progress.complete() }
+        if let progress, outcome.failure == nil { progress.complete() }
         if let bodyReceiver = channel.bodyReceiver {
-            if hasStreamedHead {
-                bodyReceiver.finish(outcome.error)
+            if hasStreamedHead || outcome.failure != nil {
+                bodyReceiver.finish(outcome.failure)
             } else {
                 // A body that arrived whole reaches the stream as the whole exchange.
-                switch outcome.result {
-                case .success(let body): bodyReceiver.finish(with: outcome.head, body: body, error: nil)
-                case .failure(let error): bodyReceiver.finish(error)
-                }
+                bodyReceiver.finish(with: outcome.head, body: outcome.data ?? Data(), error: nil)
             }
         }
         if !channel.finishHandlers.isEmpty {
-            let error: NetworkError? = if case .failure(let error) = outcome.result { error } else { nil }
-            for handler in channel.finishHandlers { handler(error) }
+            for handler in channel.finishHandlers { handler(outcome.failure) }
         }
         switch channel.destination {
         case .awaiting:
-            if let (waiter, result) = resuming {
-                waiter.resume(returning: result)
+            if let waiter {
+                // The caller's `Result` is made here, outside the lock.
+                waiter.resume(returning: Self.reported(outcome))
             } else if !channel.finishHandlers.isEmpty {
                 // Held back until the finish handlers ran: now the caller may take it.
                 run(state.withLock { $0.handle(.handled(outcome)) })
@@ -226,11 +232,9 @@ public final class NetworkTask: Sendable {
     }
 
     /// `outcome` as one `Result`: the body with the head and metrics it came with, or the error.
-    static func reported(_ outcome: AttemptOutcome) -> Result<NetworkResponse, NetworkError> {
-        switch outcome.result {
-        case .success(let data): .success(NetworkResponse(data: data, head: outcome.head, metrics: outcome.metrics))
-        case .failure(let error): .failure(error)
-        }
+    static func reported(_ outcome: borrowing Outcome) -> Result<NetworkResponse, NetworkError> {
+        if let failure = outcome.failure { return .failure(failure) }
+        return .success(NetworkResponse(data: outcome.data ?? Data(), head: outcome.head, metrics: outcome.metrics))
     }
 
     /// Why an exchange of `request` failed: a file of the body that changed while it was sent,
@@ -334,12 +338,12 @@ extension NetworkTask {
             /// The exchange ended: the whole exchange at once when the head is given.
             case end(ResponseHead?, Data?, NetworkError?)
             /// The attempt loop's outcome, or a request that could not be built.
-            case finish(AttemptOutcome)
+            case finish(Outcome)
             case cancel
             /// The awaiting caller parks until the outcome is made.
             case awaited(Waiter)
             /// The finish handlers ran: the outcome may reach the awaiting caller.
-            case handled(AttemptOutcome)
+            case handled(Outcome)
             /// A caller waits for the outcome's delivery (``NetworkTask/delivered()``).
             case awaitedDelivery(DeliveryWaiter)
         }
@@ -353,13 +357,15 @@ extension NetworkTask {
             /// Resume a caller of ``NetworkTask/delivered()`` behind the delivery already made or queued.
             case resumeBehindDelivery(DeliveryWaiter)
             /// End the firing with the outcome; stop what is still running; `hasStreamedHead`
-            /// says the body receiver has had the head; the awaiting caller, if parked; the
-            /// download progress of a body that arrived whole.
+            /// says the body receiver has had the head; the awaiting caller, if parked, to resume
+            /// with the outcome (a waiter alone: an optional `Result` would be copied and destroyed
+            /// through its value witness on every firing); the download progress of a body that
+            /// arrived whole.
             case finish(
-                AttemptOutcome,
+                Outcome,
                 stopping: [any NetworkSessionTask],
                 hasStreamedHead: Bool,
-                resuming: (Waiter, Result<NetworkResponse, NetworkError>)?,
+                resuming: Waiter?,
                 progress: TransferProgress? = nil,
                 delivering: [DeliveryWaiter] = []
             )
@@ -425,7 +431,7 @@ extension NetworkTask {
             case .cancel:
                 guard !isFinished else { return .none }
                 isCancelled = true
-                return finished(AttemptOutcome(request: nil, error: .cancelled))
+                return finished(Outcome(failure: .cancelled))
             case .started(let sessionTask):
                 if isCancelled { return .cancelExchange(sessionTask) }
                 if !isFinished { cancellables.append(sessionTask) }
@@ -504,35 +510,60 @@ extension NetworkTask {
                 head = self.head.take()
                 body = isStreaming ? nil : (self.body.take() ?? (head == nil ? nil : Data()))
             }
+            // Classified once, here: a status outside 200–299 is the failure every destination
+            // reads. (The status is read as stored, not through `ResponseHead.isSuccess`: one
+            // less trip out of this file and back for every firing.)
             let failure = failure.map { NetworkTask.telling($0, head: head, received: received) }
-            var outcome = AttemptOutcome(request: request, head: head, data: body, error: failure)
-            if meter != nil, let metrics = meter?.ended() { outcome.metrics = [metrics] }
-            guard parksOutcome, !handsOverAfterHandlers else { return finished(outcome, progress: progress) }
-            // Classified here, right where it is made, for the awaiting caller.
-            let reported: Result<NetworkResponse, NetworkError> = switch outcome.result {
-            case .success(let data): .success(NetworkResponse(data: data, head: outcome.head, metrics: outcome.metrics))
-            case .failure(let error): .failure(error)
-            }
-            return finished(outcome, reporting: reported, progress: progress)
+                ?? head.flatMap { (200..<300).contains($0.statusCode) ? nil : NetworkError.serverStatus(ResponseProblem(head: $0, body: body)) }
+            let metrics: [AttemptMetrics] = if meter != nil, let ended = meter?.ended() { [ended] } else { [] }
+            // Made in the call, not in a variable first: the variable was copied once more on its
+            // way into the action and destroyed once more (about 250 instructions per firing).
+            return finished(Outcome(head: head, data: body, failure: failure, metrics: metrics), progress: progress)
         }
 
         /// Finishes the firing with `outcome`: it goes to the parked caller, waits for one, or to the destination.
-        private mutating func finished(
-            _ outcome: consuming AttemptOutcome,
-            reporting reported: Result<NetworkResponse, NetworkError>? = nil,
-            progress: TransferProgress? = nil
-        ) -> Action {
+        private mutating func finished(_ outcome: consuming Outcome, progress: TransferProgress? = nil) -> Action {
             isFinished = true
             let stopping = isCancelled ? cancellables : []
             cancellables = []
-            var resuming: (Waiter, Result<NetworkResponse, NetworkError>)?
+            var resuming: Waiter?
             if parksOutcome, !handsOverAfterHandlers {
-                let reported = reported ?? NetworkTask.reported(outcome)
-                if let waiter = waiter.take() { resuming = (waiter, reported) } else { unclaimed = reported }
+                if let waiter = waiter.take() { resuming = waiter } else { unclaimed = NetworkTask.reported(outcome) }
             }
             let delivering = deliveryWaiters
             deliveryWaiters = []
             return .finish(outcome, stopping: stopping, hasStreamedHead: isStreaming, resuming: resuming, progress: progress, delivering: delivering)
+        }
+    }
+}
+
+extension NetworkTask {
+    /// How the firing ended, classified once where it is made: every destination (the responder's
+    /// dispatch, the awaiting caller, the stream's end, the finish handlers) reads ``failure``
+    /// rather than classifying the head again. An ``AttemptOutcome`` is made only where an action
+    /// reads one (the attempt loop).
+    struct Outcome: Sendable {
+        /// The response head, `nil` when none arrived.
+        var head: ResponseHead?
+        /// The body received whole, if any; `nil` for a body that went to a stream.
+        var data: Data?
+        /// Why the firing failed: the transport's error, cancellation, an action's refusal, or
+        /// ``NetworkError/serverStatus(_:)`` for a status outside 200–299; `nil` on success.
+        var failure: NetworkError?
+        /// What each attempt measured, when the server collects metrics.
+        var metrics: [AttemptMetrics] = []
+
+        init(head: ResponseHead? = nil, data: Data? = nil, failure: NetworkError?, metrics: [AttemptMetrics] = []) {
+            self.head = head
+            self.data = data
+            self.failure = failure
+            self.metrics = metrics
+        }
+
+        /// The outcome an attempt loop's actions settled on, classified.
+        init(_ outcome: AttemptOutcome) {
+            let failure: NetworkError? = if case .failure(let error) = outcome.result { error } else { nil }
+            self.init(head: outcome.head, data: outcome.data, failure: failure, metrics: outcome.metrics)
         }
     }
 }

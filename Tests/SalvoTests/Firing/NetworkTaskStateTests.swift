@@ -17,7 +17,7 @@ import Testing
     }
 
     /// The outcome a `.finish` action carries; fails the test for any other action.
-    static func finished(_ action: NetworkTask.State.Action) -> AttemptOutcome? {
+    static func finished(_ action: NetworkTask.State.Action) -> NetworkTask.Outcome? {
         guard case .finish(let outcome, _, _, _, _, _) = action else {
             Issue.record("expected .finish, got \(action)")
             return nil
@@ -43,6 +43,20 @@ import Testing
         let outcome = try #require(Self.finished(state.handle(.end(head, Data("nope".utf8), nil))))
         #expect(outcome.data == Data("nope".utf8))
         #expect(outcome.head?.statusCode == 404)
+    }
+
+    /// The outcome is classified once, where it is made: the dispatch, the stream's end and the
+    /// finish handlers read its failure instead of asking the head again.
+    @Test func aStatusOutside2xxIsClassifiedWhereTheOutcomeIsMade() throws {
+        var state = Self.state()
+        let outcome = try #require(Self.finished(state.handle(.end(ResponseHead(statusCode: 503, url: Self.url), Data("busy".utf8), nil))))
+        guard case .serverStatus(let problem)? = outcome.failure else { Issue.record("a 503 is .serverStatus, got \(String(describing: outcome.failure))"); return }
+        #expect(problem.statusCode == 503)
+        #expect(problem.body == Data("busy".utf8))
+        var succeeded = Self.state()
+        let success = try #require(Self.finished(succeeded.handle(.end(ResponseHead(statusCode: 204, url: Self.url), nil, nil))))
+        #expect(success.failure == nil)
+        #expect(success.data == Data())
     }
 
     @Test func aStreamed2xxHeadAndItsChunksGoOutAsTheyArrive() throws {
@@ -72,7 +86,7 @@ import Testing
         let stopped = StopCount()
         _ = state.handle(.started(stopped))
         guard case .finish(let outcome, let stopping, _, _, _, _) = state.handle(.cancel) else { Issue.record("cancel finishes"); return }
-        guard case .cancelled? = outcome.error else { Issue.record("cancelled"); return }
+        guard case .cancelled? = outcome.failure else { Issue.record("cancelled"); return }
         #expect(stopping.count == 1)
         guard case .none = state.handle(.cancel) else { Issue.record("a second cancel does nothing"); return }
         guard case .none = state.handle(.end(nil, nil, nil)) else { Issue.record("a late end is dropped"); return }

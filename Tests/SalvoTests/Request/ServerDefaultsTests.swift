@@ -31,6 +31,20 @@ import SalvoTesting
         #expect(spy.calls.count == 1)
     }
 
+    /// The call resolves its firing function when it is configured, as it builds its request:
+    /// a new server brings its firing function unless the call set its own.
+    @Test func aNewServerBringsItsFiringFunctionUnlessTheCallSetItsOwn() async throws {
+        let first = ScriptedSession(.status(200)), second = ScriptedSession(.status(202)), own = ScriptedSession(.status(203))
+        var call = NetCall(server: ServerConfig(host: "api.test", firingFunction: first.firingFunction), endpoint: .get("/a"), callbackQueue: .immediate)
+        #expect(try await call.response().head?.statusCode == 200)
+        call.server = ServerConfig(host: "api.test", firingFunction: second.firingFunction)
+        #expect(try await call.response().head?.statusCode == 202)
+        call.firingFunction = own.firingFunction
+        call.server = ServerConfig(host: "api.test", firingFunction: first.firingFunction)
+        #expect(try await call.response().head?.statusCode == 203)
+        #expect(first.requests.count == 1 && second.requests.count == 1 && own.requests.count == 1)
+    }
+
     @Test func aTypedCallFollowsItsServersFiringFunction() async throws {
         let server = ServerConfig(host: "api.test", firingFunction: .mock(.text("7")))
         #expect(try await TypedCall<Int, Never>(NetCall(server: server, endpoint: .get("/n"), callbackQueue: .immediate)).value() == 7)
