@@ -103,9 +103,12 @@ async def handler(ws):
             ws.transport.write(b"\x88\x00")
             await asyncio.sleep(0.2)
             ws.transport.close()
-        elif path == "/fin":
-            # The TCP connection closed cleanly (FIN), without a close frame.
+        elif path in ("/fin", "/fin-later"):
+            # The TCP connection closed cleanly (FIN), without a close frame: at once after the
+            # handshake, or once the client had time to set the connection up.
             await ws.send("one")
+            if path == "/fin-later":
+                await asyncio.sleep(0.1)
             ws.transport.close()
         elif path == "/last-close":
             await ws.send(str(last_close["code"]))
