@@ -31,6 +31,11 @@ public struct WebSocketCall: Sendable {
     /// The largest message accepted, in bytes (1 MiB unless set); a bigger one closes the
     /// connection with 1009 and ends the messages with ``NetworkError/unacceptableResponse(_:)``.
     public var maximumMessageSize: Int
+    /// How many received messages may wait unread (16 unless set): while that many do, the
+    /// connection stops reading from the peer, and TCP's flow control slows it down. So a fast
+    /// peer and a slow loop hold at most about this many messages (each at most
+    /// ``maximumMessageSize``) instead of growing without limit.
+    public var maximumUnreadMessages: Int
     /// Reconnection after a dropped connection; `nil` (the default) never reconnects. See
     /// ``WebSocketConnection`` for what counts as dropped.
     public var reconnection: ReconnectionPolicy?
@@ -54,6 +59,7 @@ public struct WebSocketCall: Sendable {
     ///   - subprotocols: the subprotocols to offer.
     ///   - actions: actions run on the handshake after the server's.
     ///   - maximumMessageSize: the largest message accepted, in bytes.
+    ///   - maximumUnreadMessages: how many messages may wait unread before the connection stops reading.
     ///   - reconnection: reconnection after a dropped connection; `nil` never reconnects.
     ///   - responder: the handlers ``fire()`` runs.
     ///   - callbackQueue: where those handlers run.
@@ -64,6 +70,7 @@ public struct WebSocketCall: Sendable {
         subprotocols: [String] = [],
         actions: [any NetworkAction] = [],
         maximumMessageSize: Int = 1 << 20,
+        maximumUnreadMessages: Int = 16,
         reconnection: ReconnectionPolicy? = nil,
         responder: WebSocketResponder = WebSocketResponder(),
         callbackQueue: CallbackQueue = .main,
@@ -74,6 +81,7 @@ public struct WebSocketCall: Sendable {
         self.subprotocols = subprotocols
         self.actions = actions
         self.maximumMessageSize = maximumMessageSize
+        self.maximumUnreadMessages = maximumUnreadMessages
         self.reconnection = reconnection
         self.responder = responder
         self.callbackQueue = callbackQueue

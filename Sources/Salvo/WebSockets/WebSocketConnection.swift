@@ -5,7 +5,9 @@ import FoundationNetworking
 
 /// An open WebSocket: send messages, read ``messages``, ping, close.
 ///
-/// The connection reads what the peer sends as it arrives and keeps it for ``messages`` in order.
+/// The connection reads what the peer sends as it arrives and keeps it for ``messages`` in order;
+/// while ``WebSocketCall/maximumUnreadMessages`` wait unread it stops reading from the peer
+/// (backpressure), so a fast peer and a slow reader hold a bounded number of messages.
 /// It ends when the app closes it, when the peer closes it (``peerClose`` then says why and the
 /// messages end without an error), when it fails (the messages throw a ``NetworkError`` naming the
 /// URL), or when the task reading its messages is cancelled or leaves the loop (it closes with 1000).
@@ -44,15 +46,19 @@ public final class WebSocketConnection: Sendable {
     private let call: WebSocketCall
     private let state: Locked<State>
     private let inbox: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
+    private let backlog: WebSocketBacklog
 
     init(call: WebSocketCall, channel: WebSocketChannel, url: URL) {
         self.call = call
         self.url = url
         let (stream, inbox) = AsyncThrowingStream<WebSocketMessage, any Error>.makeStream()
         self.inbox = inbox
-        messages = WebSocketMessages(stream)
+        let backlog = WebSocketBacklog(limit: call.maximumUnreadMessages)
+        self.backlog = backlog
+        messages = WebSocketMessages(stream, backlog: backlog)
         state = Locked(State(channel: channel, subprotocol: channel.subprotocol))
         inbox.onTermination = { [weak self] termination in
+            backlog.release()
             // Leaving the loop or cancelling its task closes the connection with 1000.
             guard case .cancelled = termination, let self else { return }
             Task { await self.close() }
@@ -130,6 +136,8 @@ public final class WebSocketConnection: Sendable {
             state.isClosedByApp = true
             return (state.channel, state.pump)
         }
+        // The closing handshake needs the peer read, whether or not the app reads on.
+        backlog.release()
         guard let channel else {
             // Waiting to reconnect, or already closed: nothing to send the close on.
             pump?.cancel()
@@ -198,6 +206,7 @@ public final class WebSocketConnection: Sendable {
                     }
                     delivered = true
                     inbox.yield(message)
+                    await backlog.received()
                 case .close(let frame):
                     close = frame
                     state.withLock { $0.peerClose = frame }

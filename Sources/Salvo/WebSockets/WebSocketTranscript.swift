@@ -74,7 +74,8 @@ extension WebSocketTransport {
         WebSocketTransport(name: "recording \(transport.name)") { handshake in
             let channel = try await transport.connect(handshake)
             recorder.begin(handshake.url)
-            let (inbound, frames) = AsyncThrowingStream<WebSocketFrame, any Error>.makeStream()
+            // One frame at a time, so the recording keeps the inner transport's backpressure.
+            let queue = WebSocketInboundQueue()
             let pump = Task {
                 do {
                     for try await frame in channel.inbound {
@@ -84,15 +85,15 @@ extension WebSocketTransport {
                         case .close(let close): recorder.record(.closed(code: close.code.rawValue, reason: close.reason))
                         case .ping, .pong: break
                         }
-                        frames.yield(frame)
+                        guard await queue.push(frame) else { return }
                     }
-                    frames.finish()
+                    queue.finish()
                 } catch {
-                    frames.finish(throwing: error)
+                    queue.finish(throwing: error)
                 }
             }
-            frames.onTermination = { _ in pump.cancel() }
-            return WebSocketChannel(subprotocol: channel.subprotocol, inbound: inbound) { frame in
+            queue.onAbandon { pump.cancel() }
+            return WebSocketChannel(subprotocol: channel.subprotocol, inbound: queue.makeStream()) { frame in
                 switch frame {
                 case .message(.text(let text)): recorder.record(.sentText(text))
                 case .message(.binary(let data)): recorder.record(.sentBinary(data))

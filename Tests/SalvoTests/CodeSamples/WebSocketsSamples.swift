@@ -32,6 +32,12 @@ import SalvoTesting
         #expect(sizes == [3])
     }
 
+    @Test func backpressure() {
+        var feed = WebSocketCall(server: production, endpoint: .get("/feed"))
+        feed.maximumUnreadMessages = 64          // a burstier feed; 64 × maximumMessageSize at most
+        #expect(feed.maximumUnreadMessages == 64)
+    }
+
     private actor Tokens {
         var current = "expired"
         func renew() { current = "renewed" }

@@ -65,7 +65,9 @@ enum WSClientConnection {
             extensions: compression.extensions(maximumMessageSize: limit),
             validateUTF8: true
         )
-        let (inbound, frames) = AsyncThrowingStream<Salvo.WebSocketFrame, any Error>.makeStream()
+        // Backpressure: the closure reads WSClient's next message only once Salvo has room for it,
+        // so a slow reader stops the socket's reads (and TCP slows the peer) instead of queueing.
+        let queue = WebSocketInboundQueue()
         let opened = Opened()
         let url = handshake.url
         // WSClient's WebSocketClient, set up so that a refused handshake keeps its status.
@@ -76,13 +78,14 @@ enum WSClientConnection {
             eventLoopGroup: eventLoopGroup,
             logger: logger
         ) { messages, outbound, _ in
-            opened.succeed(WebSocketChannel(inbound: inbound) { frame in try await write(frame, to: outbound) })
+            opened.succeed(WebSocketChannel(inbound: queue.makeStream()) { frame in try await write(frame, to: outbound) })
             var iterator = messages.messages(maxSize: limit).makeAsyncIterator()
             while let message = try await iterator.next() {
-                switch message {
-                case .text(let text): frames.yield(.message(.text(text)))
-                case .binary(let buffer): frames.yield(.message(.binary(Data(buffer.readableBytesView))))
+                let frame: Salvo.WebSocketFrame = switch message {
+                case .text(let text): .message(.text(text))
+                case .binary(let buffer): .message(.binary(Data(buffer.readableBytesView)))
                 }
+                guard await queue.push(frame) else { return }
             }
         }
         let run = Task {
@@ -90,19 +93,17 @@ enum WSClientConnection {
                 let close = try await client.run()
                 if let close {
                     let code = WebSocketClose.Code(rawValue: number(of: close.closeCode))
-                    frames.yield(.close(WebSocketClose(code, reason: close.reason ?? "")))
+                    _ = await queue.push(.close(WebSocketClose(code, reason: close.reason ?? "")))
                 }
                 opened.fail(failure(nil, limit: limit))
-                frames.finish()
+                queue.finish()
             } catch {
                 let failure = failure(error, limit: limit)
                 opened.fail(failure)
-                frames.finish(throwing: failure)
+                queue.finish(throwing: failure)
             }
         }
-        frames.onTermination = { termination in
-            if case .cancelled = termination { run.cancel() }
-        }
+        queue.onAbandon { run.cancel() }
         return try await withTaskCancellationHandler {
             try await opened.channel()
         } onCancel: {
@@ -167,10 +168,13 @@ enum WSClientConnection {
 }
 
 /// The channel handed from inside WSClient's closure to the `connect` that waits for it, once.
+/// It lets go of the channel once handed over, so that a channel Salvo drops is gone (its inbound
+/// queue is then abandoned and the connection stopped).
 private final class Opened: Sendable {
     private struct State {
         var result: Result<WebSocketChannel, any Error>?
         var waiter: CheckedContinuation<WebSocketChannel, any Error>?
+        var isDone = false
     }
 
     private let state = NIOLockedValueBox(State())
@@ -181,9 +185,13 @@ private final class Opened: Sendable {
 
     func channel() async throws -> WebSocketChannel {
         try await withCheckedThrowingContinuation { continuation in
-            let result = state.withLockedValue { state in
-                if state.result == nil { state.waiter = continuation }
-                return state.result
+            let result = state.withLockedValue { state -> Result<WebSocketChannel, any Error>? in
+                guard let result = state.result else {
+                    state.waiter = continuation
+                    return nil
+                }
+                state.result = nil
+                return result
             }
             if let result { continuation.resume(with: result) }
         }
@@ -191,10 +199,14 @@ private final class Opened: Sendable {
 
     private func complete(_ result: Result<WebSocketChannel, any Error>) {
         let waiter = state.withLockedValue { state -> CheckedContinuation<WebSocketChannel, any Error>? in
-            guard state.result == nil else { return nil }
-            state.result = result
-            defer { state.waiter = nil }
-            return state.waiter
+            guard !state.isDone else { return nil }
+            state.isDone = true
+            guard let waiter = state.waiter else {
+                state.result = result
+                return nil
+            }
+            state.waiter = nil
+            return waiter
         }
         waiter?.resume(with: result)
     }

@@ -47,12 +47,7 @@ enum WebSocketsServer {
     }
 
     private func lastCloseCode() async throws -> String {
-        let connection = try await call("/last-close").connect()
-        defer { Task { await connection.close() } }
-        for try await message in connection.messages {
-            if case .text(let text) = message { return text }
-        }
-        return "no answer"
+        try await firstText(of: "/last-close")
     }
 
     /// The close code the server last received, once it is `expected` (the server records it when
@@ -251,13 +246,16 @@ enum WebSocketsServer {
         #expect(try await lastCloseCode(becoming: "1007") == "1007")
     }
 
-    @Test func aMessageOverTheLimitClosesWith1009() async throws {
-        let connection = try await call("/oversize", maximumMessageSize: 1024).connect()
+    /// In one frame Salvo's check refuses it; in fragments whose sum passes the limit (each is
+    /// within it) WSClient's own does. Both close with 1009 and name the limit.
+    @Test(arguments: ["/oversize", "/oversize-fragments"] as [EndpointPath])
+    func aMessageOverTheLimitClosesWith1009(path: EndpointPath) async throws {
+        let connection = try await call(path, maximumMessageSize: 1024).connect()
         await #expect {
             for try await _ in connection.messages {}
         } throws: { error in
             guard case .unacceptableResponse = error as? NetworkError else { return false }
-            return "\(error)".contains("maximumMessageSize (1024 bytes)")
+            return "\(error)".contains("maximumMessageSize (1024 bytes)") && "\(error)".contains("\(path)")
         }
         #expect(try await lastCloseCode(becoming: "1009") == "1009")
     }
@@ -265,13 +263,149 @@ enum WebSocketsServer {
     @Test func aPeerThatDropsTCPGivesAnErrorNamingTheURLAtOnce() async throws {
         let connection = try await call("/drop").connect()
         var received: [WebSocketMessage] = []
+        let started = ContinuousClock.now
         await #expect {
             for try await message in connection.messages { received.append(message) }
         } throws: { error in
             guard case .transport = error as? NetworkError else { return false }
             return "\(error)".contains("ws://127.0.0.1:") && "\(error)".contains("/drop")
         }
+        // At once: not after a timeout (WSClient's closing handshake waits up to 15 s); it takes
+        // about the server's 50 ms here.
+        #expect(ContinuousClock.now - started < .seconds(5))
         #expect(received == [.text("one")])
+    }
+
+    @Test func cancellingAFiredTaskClosesWith1000() async throws {
+        var call = try await call("/echo")
+        let (opened, open) = AsyncStream<Void>.makeStream()
+        call.callbackQueue = .immediate
+        call.responder.opened = { _ in open.yield() }
+        let task = call.fire()
+        for await _ in opened { break }
+        task.cancel()
+        #expect(try await lastCloseCode(becoming: "1000") == "1000")
+    }
+
+    /// Backpressure: a peer sending as fast as it can and a reader that stopped. The connection
+    /// stops reading once `maximumUnreadMessages` wait, so the server's sends block (it records how
+    /// many went); without it the client read all 4,000 messages (64 MiB) into memory.
+    @Test func aSlowReaderStopsTheConnectionReadingSoTheFastPeerWaits() async throws {
+        var flood = try await call("/flood", compression: false)   // "fff…" would deflate to nothing
+        flood.maximumUnreadMessages = 4
+        let connection = try await flood.connect()
+        var iterator = connection.messages.makeAsyncIterator()
+        let first = try await iterator.next()
+        #expect(first?.count == 16 << 10)
+        let outcome = try await firstText(of: "/flood-result")
+        // What the kernel's socket buffers hold on loopback (a few MiB) plus the few messages Salvo
+        // keeps: measured 'blocked after 254'-'blocked after 336' here; the bug sends all 4,000.
+        let blocked = outcome.hasPrefix("blocked after ") ? Int(outcome.dropFirst("blocked after ".count)) : nil
+        let sent = try #require(blocked, "the server sent everything: \(outcome)")
+        #expect(sent < 1500, "the server's sends blocked after \(sent) messages")
+        // Closing releases the bound, so the closing handshake is read (the server may have
+        // broken its last frame when it gave up, hence no expectation on how it ends).
+        await connection.close()
+        while (try? await iterator.next()) != nil {}
+    }
+
+    /// WSClient's `run()` returns `nil` both for a close frame without a status code (1005 to the
+    /// peer) and for a TCP connection closed without any close frame, so Salvo cannot tell them
+    /// apart: a codeless close ends the loop as a lost connection. If WSClient learns to tell
+    /// them apart, this fails and the codeless close should become a `peerClose` of 1005.
+    @Test func aCloseWithoutAStatusCodeEndsTheLoopAsALostConnection() async throws {
+        try await expectALostConnection(at: "/codeless-close")
+    }
+
+    /// A peer that closes TCP cleanly (FIN) without a close frame, once the connection is set up.
+    @Test func aTCPCloseWithoutACloseFrameEndsTheLoopAsALostConnectionAtOnce() async throws {
+        let started = ContinuousClock.now
+        try await expectALostConnection(at: "/fin-later")
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    // Disabled: when the FIN arrives with the handshake's 101 (the server sends a message and
+    // closes TCP at once), WSClient never learns of it: `connect()` or the loop waits for good
+    // (more than 60 s) in 5 runs of 8, with and without this branch's backpressure; a FIN 100 ms
+    // later ends the loop at once (20 runs of 20). An open bug in WSClient's upgrade (issue 40).
+    @Test(.disabled("hangs in 5 runs of 8: a TCP close arriving with the 101 is lost (issue 40)"))
+    func aTCPCloseWithTheHandshakesAnswerEndsTheLoopAsALostConnection() async throws {
+        try await expectALostConnection(at: "/fin")
+    }
+
+    /// The loop over a route's messages ends with `transport` (`networkConnectionLost`) naming
+    /// the route, and no peer's close.
+    private func expectALostConnection(at path: EndpointPath) async throws {
+        let connection = try await call(path).connect()
+        await #expect {
+            for try await _ in connection.messages {}
+        } throws: { error in
+            guard case .transport(let urlError) = error as? NetworkError else { return false }
+            return urlError.code == .networkConnectionLost && "\(error)".contains("\(path)")
+        }
+        #expect(connection.peerClose == nil)
+    }
+
+    /// 1,000 connections opened, used and closed, one after another, leave no descriptor open
+    /// and memory flat. `SALVO_WS_CONNECTION_ROUNDS` changes the count (1,000 unless set; the
+    /// 1,000 took 6-16 s here, on 2 cores shared with other builds).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/statm")))
+    func aThousandConnectionsOpenedAndClosedLeaveNoDescriptorOpenAndMemoryFlat() async throws {
+        let rounds = ProcessInfo.processInfo.environment["SALVO_WS_CONNECTION_ROUNDS"].flatMap { Int($0) } ?? 1000
+        let echo = try await call("/echo")
+        var unanswered = 0
+        func openUseAndClose() async throws {
+            let connection = try await echo.connect()
+            try await connection.send("ping")
+            var answer: WebSocketMessage?
+            for try await message in connection.messages {
+                answer = message
+                await connection.close()
+            }
+            if answer != .text("ping") { unanswered += 1 }
+        }
+        // Warm-up: the event loop's threads, NIO's and Foundation's caches, the allocator's pools.
+        for _ in 0..<100 { try await openUseAndClose() }
+        let descriptors = try await openDescriptors(atMost: nil)
+        let memory = try residentBytes()
+        for _ in 0..<rounds { try await openUseAndClose() }
+        #expect(unanswered == 0)
+        #expect(try await openDescriptors(atMost: descriptors) <= descriptors)
+        // Measured: 280-372 KiB of growth over 1,000 connections after the warm-up. Keeping only
+        // Salvo's closed WebSocketConnection objects alive (the smallest leak: no socket, no NIO
+        // channel, no WSClient handler) measured 7.8 MiB over 1,000; the bound is between.
+        let growth = try residentBytes() - memory
+        #expect(growth < 4 << 20, "resident memory grew by \(growth >> 10) KiB over \(rounds) connections")
+    }
+
+    /// The number of open descriptors; with `limit`, waits (up to 5 s) for it to come down to it,
+    /// as NIO closes a socket just after the closing handshake ends.
+    private func openDescriptors(atMost limit: Int?) async throws -> Int {
+        var count = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        guard let limit else { return count }
+        for _ in 0..<100 where count > limit {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            count = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        }
+        return count
+    }
+
+    /// The process's resident memory, from /proc/self/statm.
+    private func residentBytes() throws -> Int {
+        let statm = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8)
+        let fields = statm.split(separator: " ")
+        let pages = try #require(fields.count > 1 ? Int(fields[1]) : nil, "unreadable /proc/self/statm: \(statm)")
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// The first text message of a route.
+    private func firstText(of path: EndpointPath) async throws -> String {
+        let connection = try await call(path).connect()
+        defer { Task { await connection.close() } }
+        for try await message in connection.messages {
+            if case .text(let text) = message { return text }
+        }
+        return "no answer"
     }
 
     @Test func cancellingTheReadingTaskClosesWith1000() async throws {

@@ -14,6 +14,8 @@ from websockets.exceptions import ConnectionClosed
 
 last_close = {"code": None}
 busy = {"count": 0}
+# /flood's outcome: how many messages it sent before a send stayed blocked, or all of them.
+flood = {"done": None, "event": None}
 
 
 def route(request):
@@ -91,6 +93,9 @@ async def handler(ws):
         elif path == "/oversize":
             await ws.send("y" * 2048)
             await ws.wait_closed()
+        elif path == "/oversize-fragments":
+            await ws.send(("z" * 1000 for _ in range(3)))
+            await ws.wait_closed()
         elif path == "/drop":
             await ws.send("one")
             await asyncio.sleep(0.05)
@@ -101,6 +106,39 @@ async def handler(ws):
             ws.transport.write(b"\x88\x06\x0f\xa2gone")
             await asyncio.sleep(0.05)
             ws.transport.abort()
+        elif path == "/flood":
+            # 4,000 messages of 16 KiB (64 MiB) as fast as the client takes them. A send that
+            # stays blocked for 2 s means the client stopped reading: record how many went.
+            flood["done"] = None
+            payload = "f" * (16 << 10)
+            sent = 0
+            try:
+                for _ in range(4000):
+                    await asyncio.wait_for(ws.send(payload), 2)
+                    sent += 1
+                flood["done"] = f"all {sent}"
+            except asyncio.TimeoutError:
+                flood["done"] = f"blocked after {sent}"
+            flood["event"].set()
+            await ws.wait_closed()
+        elif path == "/flood-result":
+            await flood["event"].wait()
+            flood["event"].clear()
+            await ws.send(flood["done"])
+            await ws.wait_closed()
+        elif path == "/codeless-close":
+            # A close frame with no status code (the peer's code is then 1005), then the
+            # closing handshake as usual.
+            ws.transport.write(b"\x88\x00")
+            await asyncio.sleep(0.2)
+            ws.transport.close()
+        elif path in ("/fin", "/fin-later"):
+            # The TCP connection closed cleanly (FIN), without a close frame: at once after the
+            # handshake, or once the client had time to set the connection up.
+            await ws.send("one")
+            if path == "/fin-later":
+                await asyncio.sleep(0.1)
+            ws.transport.close()
         elif path == "/last-close":
             await ws.send(str(last_close["code"]))
             await ws.wait_closed()
@@ -117,6 +155,7 @@ async def handler(ws):
 
 
 async def main():
+    flood["event"] = asyncio.Event()
     async with serve(handler, "127.0.0.1", 0, max_size=None, ping_interval=None, process_request=process_request) as server:
         port = server.sockets[0].getsockname()[1]
         print(f"PORT {port}", flush=True)

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@_spi(Transport) import Salvo
+
+/// Backpressure: a connection stops pulling frames from its transport while
+/// `maximumUnreadMessages` wait unread, and a transport's `WebSocketInboundQueue` makes its
+/// reading loop wait while Salvo does not pull.
+@Suite struct WebSocketBackpressureTests {
+    /// A transport whose peer has 10,000 messages ready and counts how many Salvo pulled.
+    private final class Firehose: Sendable {
+        let pulls = Counter()
+        let (pulled, pull) = AsyncStream<Int>.makeStream()
+
+        var transport: WebSocketTransport {
+            WebSocketTransport(name: "firehose") { _ in
+                let inbound = AsyncThrowingStream<WebSocketFrame, any Error> {
+                    let count = self.pulls.increment()
+                    self.pull.yield(count)
+                    return count > 10_000 ? nil : .message(.text("\(count)"))
+                }
+                return WebSocketChannel(inbound: inbound) { _ in }
+            }
+        }
+
+        func waitForPulls(_ count: Int) async {
+            if pulls.value >= count { return }
+            for await pulled in pulled where pulled >= count { return }
+        }
+    }
+
+    @Test func aConnectionStopsPullingWhileMaximumUnreadMessagesWaitUnread() async throws {
+        let firehose = Firehose()
+        var call = WebSocketCall(server: ServerConfig(scheme: "wss", host: "feed.example.com"), endpoint: .get("/feed"))
+        call.maximumUnreadMessages = 3
+        call.transport = firehose.transport
+        let connection = try await call.connect()
+        await firehose.waitForPulls(3)
+        // Unbounded, the connection pulled all 10,000 in well under this; bounded, it stays at 3.
+        try await Task.sleep(nanoseconds: 200_000_000)
+        #expect(firehose.pulls.value == 3)
+
+        var iterator = connection.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text("1"))
+        await firehose.waitForPulls(4)   // reading one makes room for one
+        #expect(try await iterator.next() == .text("2"))
+        await connection.close()
+    }
+
+    @Test func aQueuesPushWaitsWhileItIsFullAndReturnsFalseOnceTheStreamIsDropped() async throws {
+        let queue = WebSocketInboundQueue()
+        let (abandoned, abandon) = AsyncStream<Void>.makeStream()
+        queue.onAbandon { abandon.yield() }
+        var stream: AsyncThrowingStream<WebSocketFrame, any Error>? = queue.makeStream()
+        #expect(await queue.push(.message(.text("a"))))   // room for one
+        let second = Task { await queue.push(.message(.text("b"))) }
+        var iterator = stream?.makeAsyncIterator()
+        #expect(try await iterator?.next() == .message(.text("a")))
+        #expect(await second.value)                        // taking "a" made room for "b"
+        #expect(try await iterator?.next() == .message(.text("b")))
+
+        let third = Task { () -> Bool in
+            _ = await queue.push(.message(.text("c")))
+            return await queue.push(.message(.text("d")))  // full, or abandoned: never taken
+        }
+        iterator = nil
+        stream = nil                                       // Salvo stopped reading
+        for await _ in abandoned { break }
+        #expect(await third.value == false)
+        #expect(await queue.push(.message(.text("e"))) == false)
+    }
+
+    @Test func aQueueEndsWithTheTransportsErrorAfterWhatItHolds() async throws {
+        let queue = WebSocketInboundQueue(capacity: 2)
+        #expect(await queue.push(.message(.text("a"))))
+        queue.finish(throwing: WebSocketFailure.connectionLost("reset"))
+        var received: [WebSocketFrame] = []
+        await #expect(throws: WebSocketFailure.self) {
+            for try await frame in queue.makeStream() { received.append(frame) }
+        }
+        #expect(received == [.message(.text("a"))])
+    }
+}
+
+/// A count shared between tasks.
+private final class Counter: Sendable {
+    private let count = Locked(0)
+
+    var value: Int { count.withLock { $0 } }
+
+    func increment() -> Int {
+        count.withLock { count in
+            count += 1
+            return count
+        }
+    }
+}
