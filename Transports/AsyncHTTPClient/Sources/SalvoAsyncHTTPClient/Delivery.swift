@@ -23,7 +23,10 @@ import NIOFoundationCompat
 /// connection reaches the receiver before the error. Parts it had not offered yet are lost with
 /// the connection (seen under load; Docs/Linux.md): a Server-Sent Events stream then resumes from
 /// an earlier event, and the server sends the rest again.
-struct Delivery: Sendable {
+///
+/// A class: the exchange holds it optionally (`nil` for a body read whole) and reads it for every
+/// chunk, so one reference to retain rather than a value of three.
+final class Delivery: Sendable {
     /// Bytes that may wait for the receiver before the network is held back: 1 MiB.
     static let window = 1 << 20
 
