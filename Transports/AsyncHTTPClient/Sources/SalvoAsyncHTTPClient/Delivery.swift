@@ -7,12 +7,12 @@ import NIOCore
 import NIOFoundationCompat
 @_spi(Transport) import Salvo
 
-/// How an exchange's events reach its ``Salvo/ResponseReceiver``, in order, each once.
+/// How a streamed exchange's events reach its ``Salvo/ResponseReceiver``, in order, each once.
 ///
-/// A receiver that collects the body (`ExchangeOptions.readsBodyAsItArrives` false) is called on the event
-/// loop at once: it only appends. One that reads the body as it arrives (a stream, a download, a
-/// call reporting progress) may write to disk or wake a reader, so it is called from a serial
-/// queue of the exchange's own, never on the event loop.
+/// A receiver that reads the body as it arrives (`ExchangeOptions.readsBodyAsItArrives`: a stream,
+/// a download, a call reporting progress) may write to disk or wake a reader, so it is called
+/// from a serial queue of the exchange's own, never on the event loop. A body read whole needs
+/// none of this: the ``Exchange`` keeps it and reports it with the end.
 ///
 /// **Backpressure.** Up to ``window`` bytes may wait on that queue; beyond it, the future for a
 /// chunk completes only once the receiver has taken it, and AsyncHTTPClient reads no more of the
@@ -23,7 +23,10 @@ import NIOFoundationCompat
 /// connection reaches the receiver before the error. Parts it had not offered yet are lost with
 /// the connection (seen under load; Docs/Linux.md): a Server-Sent Events stream then resumes from
 /// an earlier event, and the server sends the rest again.
-struct Delivery: Sendable {
+///
+/// A class: the exchange holds it optionally (`nil` for a body read whole) and reads it for every
+/// chunk, so one reference to retain rather than a value of three.
+final class Delivery: Sendable {
     /// Bytes that may wait for the receiver before the network is held back: 1 MiB.
     static let window = 1 << 20
 
@@ -31,38 +34,39 @@ struct Delivery: Sendable {
     static let largePart = 16 << 10
 
     private let receiver: any ResponseReceiver
-    /// The queue the receiver is called on, and the bytes handed to it and not yet taken by the
-    /// receiver; `nil` for a receiver called on the event loop.
-    private let queued: (queue: DispatchQueue, waiting: NIOLockedValueBox<Int>)?
+    /// The queue the receiver is called on.
+    private let queue = DispatchQueue(label: "Salvo.AsyncHTTPClientSession.delivery")
+    /// The bytes handed to the queue and not yet taken by the receiver.
+    private let waiting = NIOLockedValueBox(0)
 
-    /// The queue the receiver is called on; `nil` for a receiver called on the event loop.
-    private var queue: DispatchQueue? { queued?.queue }
-
-    init(_ receiver: any ResponseReceiver, readsBodyAsItArrives: Bool) {
+    init(_ receiver: any ResponseReceiver) {
         self.receiver = receiver
-        queued = readsBodyAsItArrives ? (DispatchQueue(label: "Salvo.AsyncHTTPClientSession.delivery"), NIOLockedValueBox(0)) : nil
+    }
+
+    /// `buffer`'s bytes as `Data`. A large part is handed over without a copy (the `Data` keeps
+    /// the buffer's storage alive): copying each 64 KiB part of a streamed body cost more than
+    /// everything else Salvo does with it. A small part is copied, so a receiver keeping it does
+    /// not keep a whole read buffer alive for a few bytes.
+    static func data(_ buffer: ByteBuffer) -> Data {
+        Data(buffer: buffer, byteTransferStrategy: buffer.readableBytes >= largePart ? .noCopy : .copy)
+    }
+
+    /// Appends `buffer` to `body`, a body read whole.
+    static func append(_ buffer: ByteBuffer, to body: inout Data?) {
+        guard body != nil else {
+            body = data(buffer)
+            return
+        }
+        buffer.withUnsafeReadableBytes { body?.append(contentsOf: $0) }
     }
 
     func head(_ head: ResponseHead, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
-        guard let queue else {
-            receiver.receive(head)
-            return eventLoop.makeSucceededVoidFuture()
-        }
         queue.async { [receiver] in receiver.receive(head) }
         return eventLoop.makeSucceededVoidFuture()
     }
 
     func chunk(_ buffer: ByteBuffer, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
-        // A large part is handed over without a copy (the Data keeps the buffer's storage alive):
-        // copying each 64 KiB part of a streamed body cost more than everything else Salvo does
-        // with it. A small part is copied, so a receiver keeping it does not keep a whole read
-        // buffer alive for a few bytes.
-        let strategy: ByteBuffer.ByteTransferStrategy = buffer.readableBytes >= Self.largePart ? .noCopy : .copy
-        let chunk = Data(buffer: buffer, byteTransferStrategy: strategy)
-        guard let (queue, waiting) = queued else {
-            receiver.receive(chunk)
-            return eventLoop.makeSucceededVoidFuture()
-        }
+        let chunk = Self.data(buffer)
         let isOverWindow = waiting.withLockedValue { waiting in
             waiting += chunk.count
             return waiting > Self.window
@@ -77,18 +81,15 @@ struct Delivery: Sendable {
     }
 
     func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {
-        guard let queue else { return receiver.didSend(bytesSent, of: bytesExpected) }
         queue.async { [receiver] in receiver.didSend(bytesSent, of: bytesExpected) }
     }
 
     /// Tells the receiver a redirect was followed, in order with the other events.
     func didFollowRedirect() {
-        guard let queue else { return receiver.didFollowRedirect() }
         queue.async { [receiver] in receiver.didFollowRedirect() }
     }
 
     func finish(_ error: (any Error)?) {
-        guard let queue else { return receiver.finish(error) }
         queue.async { [receiver] in receiver.finish(error) }
     }
 }

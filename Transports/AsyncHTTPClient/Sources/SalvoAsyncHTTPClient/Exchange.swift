@@ -11,6 +11,11 @@ import NIOHTTP1
 /// One exchange through AsyncHTTPClient: the request and each redirect it follows (one
 /// AsyncHTTPClient task each), the idle timeout, cancellation, and the one end it reports.
 ///
+/// A body read whole is kept here, with its head, and reported with the end in one call
+/// (`ResponseReceiver.finish(with:body:error:)`), as the `URLSession` transport reports a
+/// completion handler's answer: the receiver takes the exchange in one step. A streamed body goes
+/// to the receiver part by part through ``Delivery``.
+///
 /// The exchange is the delegate of each of its tasks, one after the other: a task starts only once
 /// the one before it has ended, so one object serves them all.
 /// Every task runs on one event loop, chosen when the exchange starts. The state is behind a lock
@@ -29,6 +34,9 @@ final class Exchange: NetworkSessionTask {
         var bytesExpected: Int64?
         var redirect: URLRequest?
         var lastActivity: NIODeadline
+        /// The answer of a body read whole, reported with the end.
+        var head: ResponseHead?
+        var body: Data?
         /// Why the exchange ends although its task did not fail by itself: a timeout, a redirect
         /// Salvo's rules refuse, a client that follows redirects on its own.
         var failure: (any Error)?
@@ -37,7 +45,9 @@ final class Exchange: NetworkSessionTask {
     }
 
     private let session: AsyncHTTPClientSession
-    private let delivery: Delivery
+    private let receiver: any ResponseReceiver
+    /// How a streamed body reaches the receiver; `nil` when the body is read whole.
+    private let delivery: Delivery?
     private let eventLoop: any EventLoop
     private let idleTimeout: TimeAmount?
     /// Whether the request as fired carried a `Cookie` header of the caller's own, which stored
@@ -50,7 +60,8 @@ final class Exchange: NetworkSessionTask {
 
     private init(_ request: URLRequest, session: AsyncHTTPClientSession, options: ExchangeOptions, receiver: any ResponseReceiver, startedAt start: NIODeadline) {
         self.session = session
-        delivery = Delivery(receiver, readsBodyAsItArrives: options.readsBodyAsItArrives)
+        self.receiver = receiver
+        delivery = options.readsBodyAsItArrives ? Delivery(receiver) : nil
         eventLoop = session.client.eventLoopGroup.any()
         idleTimeout = IdleTimeout.amount(for: request.timeoutInterval)
         hasCallersCookieHeader = session.cookieStorage != nil && request.value(forHTTPHeaderField: "Cookie") != nil
@@ -130,16 +141,18 @@ final class Exchange: NetworkSessionTask {
         }
     }
 
-    /// Reports the end once: to the receiver, after everything reported before it.
+    /// Reports the end once: to the receiver, after everything reported before it; with the
+    /// head and body of an answer read whole.
     private func finish(_ error: (any Error)?) {
-        let isFirstEnd = state.withLockedValue { state in
-            guard !state.isFinished else { return false }
+        let answer: (head: ResponseHead?, body: Data?)? = state.withLockedValue { state in
+            guard !state.isFinished else { return nil }
             state.isFinished = true
             state.task = nil
-            return true
+            return (state.head.take(), state.body.take())
         }
-        guard isFirstEnd else { return }
+        guard let answer else { return }
         if idleTimeout != nil { session.idleWatch.unwatch(self) }
+        guard let delivery else { return receiver.finish(with: answer.head, body: answer.body, error: error) }
         delivery.finish(error)
     }
 
@@ -208,6 +221,7 @@ extension Exchange: HTTPClientResponseDelegate {
             if idleTimeout != nil { state.lastActivity = .now() }
             return (state.bytesSent, state.bytesExpected)
         }
+        guard let delivery else { return receiver.didSend(sent, of: expected) }
         delivery.didSend(sent, of: expected)
     }
 
@@ -225,6 +239,10 @@ extension Exchange: HTTPClientResponseDelegate {
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         switch decide(on: head) {
         case .deliver(let response):
+            guard let delivery else {
+                state.withLockedValue { $0.head = response }
+                break
+            }
             return delivery.head(response, on: eventLoop)
         case .follow:
             break
@@ -234,14 +252,18 @@ extension Exchange: HTTPClientResponseDelegate {
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
-    /// Hands a body part to the receiver; the future completes once the receiver has it, and
-    /// AsyncHTTPClient reads no more of the body until then. A redirect's body is dropped.
+    /// Keeps a part of a body read whole, or hands a streamed one to the receiver: then the
+    /// future completes once the receiver has it, and AsyncHTTPClient reads no more of the body
+    /// until then. A redirect's body is dropped.
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        let isStreamed = delivery != nil
         let isRedirect = state.withLockedValue { state in
             if idleTimeout != nil { state.lastActivity = .now() }
-            return state.redirect != nil
+            guard state.redirect == nil else { return true }
+            if !isStreamed { Delivery.append(buffer, to: &state.body) }
+            return false
         }
-        guard !isRedirect else { return task.eventLoop.makeSucceededVoidFuture() }
+        guard !isRedirect, let delivery else { return task.eventLoop.makeSucceededVoidFuture() }
         return delivery.chunk(buffer, on: eventLoop)
     }
 
@@ -283,7 +305,7 @@ extension Exchange: HTTPClientResponseDelegate {
             state.redirectCount += 1
             state.redirect = following
         }
-        delivery.didFollowRedirect()
+        if let delivery { delivery.didFollowRedirect() } else { receiver.didFollowRedirect() }
         return .follow
     }
 }

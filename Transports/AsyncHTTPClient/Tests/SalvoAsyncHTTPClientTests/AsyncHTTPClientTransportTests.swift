@@ -79,6 +79,19 @@ import Testing
         #expect(receiver.report.events.filter { $0 == "finish" }.count == 1)
     }
 
+    /// A body read whole is kept by the exchange and reported with its head and the end in one
+    /// call, as the URLSession transport reports a completion handler's answer.
+    @Test func aBodyReadWholeReachesItsReceiverInOneCallWithItsHead() async throws {
+        let receiver = ThreadCheckingReceiver(readsBodyAsItArrives: false)
+        _ = AsyncHTTPClientSession.shared.start(URLRequest(url: try await url("stream/bytes", query: "n=2000000")), options: receiver.options, receiver: receiver)
+        #expect(await receiver.waitForFinish())
+        let report = receiver.report
+        #expect(report.events == ["whole"])
+        #expect(report.statusCode == 200)
+        #expect(report.bytes == 2_000_000)
+        #expect(report.error == nil)
+    }
+
     @Test func cancellingMidBodyFinishesOnceWithCancelled() async throws {
         let receiver = ThreadCheckingReceiver()
         let request = URLRequest(url: try await url("stream/drip", query: "n=50&interval=0.1"))
@@ -149,10 +162,11 @@ import Testing
     }
 }
 
-/// A receiver that reads bodies as they arrive and records where and how it is called.
+/// A receiver that records where and how it is called: reading bodies as they arrive, or whole.
 final class ThreadCheckingReceiver: ResponseReceiver {
     struct Report: Sendable {
         var events: [String] = []
+        var statusCode: Int?
         var bytes = 0
         var body = Data()
         var error: (any Error)?
@@ -165,9 +179,13 @@ final class ThreadCheckingReceiver: ResponseReceiver {
     /// Whether `finish` was called, and who waits for it.
     private let end = NIOLockedValueBox<(isFinished: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 
-    /// Its exchanges read the body as it arrives.
-    let options = ExchangeOptions(readsBodyAsItArrives: true)
+    /// Whether its exchanges read the body as it arrives (the default) or whole.
+    let options: ExchangeOptions
     var report: Report { state.withLockedValue { $0 } }
+
+    init(readsBodyAsItArrives: Bool = true) {
+        options = ExchangeOptions(readsBodyAsItArrives: readsBodyAsItArrives)
+    }
 
     private func record(_ event: String, _ change: (inout Report) -> Void = { _ in }) {
         let onEventLoop = MultiThreadedEventLoopGroup.currentEventLoop != nil
@@ -183,7 +201,7 @@ final class ThreadCheckingReceiver: ResponseReceiver {
         state.withLockedValue { $0.isInside = false }
     }
 
-    func receive(_ head: ResponseHead) { record("head") }
+    func receive(_ head: ResponseHead) { record("head") { $0.statusCode = head.statusCode } }
 
     func receive(_ chunk: Data) {
         record("chunk") { report in
@@ -194,6 +212,20 @@ final class ThreadCheckingReceiver: ResponseReceiver {
 
     func finish(_ error: (any Error)?) {
         record("finish") { $0.error = error }
+        ended()
+    }
+
+    func finish(with head: ResponseHead?, body: Data?, error: (any Error)?) {
+        record("whole") { report in
+            report.statusCode = head?.statusCode
+            report.bytes += body?.count ?? 0
+            report.body.append(body ?? Data())
+            report.error = error
+        }
+        ended()
+    }
+
+    private func ended() {
         let waiter = end.withLockedValue { end in
             end.isFinished = true
             defer { end.waiter = nil }
