@@ -18,6 +18,15 @@ import SalvoWorkloads
 func run() throws {
     var arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == "--child" { return try child(Array(arguments.dropFirst())) }
+    if arguments.first == "--serve-websocket" {
+        // For profiling a side by hand: the echo server of ws1 and ws2 until stdin closes, e.g.
+        // `SALVO_BENCH_WEBSOCKET_URL=<printed URL> valgrind --tool=callgrind … --child "ws1 …" "raw WSClient" 1000`.
+        let server = try WebSocketEchoServer()
+        FileHandle.standardOutput.write(Data((server.baseURL.absoluteString + "\n").utf8))
+        _ = FileHandle.standardInput.readDataToEndOfFile()
+        server.stop()
+        return
+    }
     var count = 2_000
     var only: String?
     while let flag = arguments.first {

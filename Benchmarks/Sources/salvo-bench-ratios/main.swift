@@ -112,7 +112,7 @@ do {
         } else if downloadNames.contains(comparison.name) || uploadNames.contains(comparison.name) {
             throughputs.append(Report.throughput(result, byteCount: options.transferBytes))
         } else if comparison.name == Comparisons.webSocketThroughputName {
-            throughputs.append(Report.throughput(result, byteCount: Comparisons.webSocketThroughputMessages << 20))
+            throughputs.append(Report.throughput(result, byteCount: 1 << 20))
         }
     }
     for line in references + throughputs { print("\n" + line) }
