@@ -85,7 +85,11 @@ enum WSClientConnection {
                     withExtendedLifetime(token) {}
                     return try await reader.next()
                 })
-                opened.succeed(WebSocketChannel(inbound: inbound) { frame in try await write(frame, to: outbound) })
+                opened.succeed(WebSocketChannel(inbound: inbound) { frame in
+                    try await write(frame, to: outbound)
+                    // Salvo may read no more after its close: WSClient reads the peer's answer itself.
+                    if case .close = frame { reader.release() }
+                })
             }
         }
         let run = Task {
@@ -263,21 +267,24 @@ private final class InboundReader: @unchecked Sendable {
         server?.resume(with: end)
     }
 
-    /// The stream was dropped: WSClient's closure may return unless a read is under way (it
-    /// ends when the connection does), and the connection is stopped.
-    func abandon() {
-        let (server, action) = lock.withLock { () -> (CheckedContinuation<Void, any Error>?, (@Sendable () -> Void)?) in
-            var server: CheckedContinuation<Void, any Error>?
-            if !isReading, readEnd == nil {
-                iterator = nil
-                readEnd = .success(())
-                server = self.server
-                self.server = nil
-            }
-            return (server, abandoned)
+    /// Salvo sent its close: unless a read is under way (which ends with the peer's answer),
+    /// WSClient's closure returns and WSClient reads the closing handshake itself; a later read
+    /// gets what the run ended with.
+    func release() {
+        let server = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
+            guard !isReading, readEnd == nil else { return nil }
+            iterator = nil
+            readEnd = .success(())
+            defer { self.server = nil }
+            return self.server
         }
         server?.resume()
-        action?()
+    }
+
+    /// The stream was dropped: released as after a close, and the connection stopped.
+    func abandon() {
+        release()
+        lock.withLock { abandoned }?()
     }
 
     /// WSClient's message as Salvo's; a large binary message shares the buffer's bytes rather
