@@ -15,6 +15,10 @@ let package = Package(
         // Benchmarks 11 and 12: Salvo over its AsyncHTTPClient transport.
         .package(name: "SalvoAsyncHTTPClient", path: "../Transports/AsyncHTTPClient"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // The WebSocket rows (ws1, ws2): Salvo over its WebSocket transport, paired with the WSClient under it.
+        .package(name: "SalvoWebSocket", path: "../Transports/WebSocket"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
@@ -29,8 +33,15 @@ let package = Package(
                 .product(name: "SalvoTesting", package: "Salvo"),
                 .product(name: "SalvoAsyncHTTPClient", package: "SalvoAsyncHTTPClient"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "SalvoWebSocket", package: "SalvoWebSocket"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "WSCompression", package: "swift-websocket"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // The WebSocket rows' echo server, in process.
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
         // Heap bytes in use (glibc mallinfo2), for the memory checks.

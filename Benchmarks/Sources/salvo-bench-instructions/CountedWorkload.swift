@@ -62,6 +62,20 @@ func workloads(baseURL: URL?) throws -> [CountedWorkload] {
             },
         ]))
     }
+    if let webSocket = ProcessInfo.processInfo.environment[webSocketURLVariable].flatMap(URL.init(string:)) {
+        // Benchmarks ws1 and ws2 (issue 40): against the driver's echo server, each side's
+        // connections opened in `prepare`, before the counters are zeroed.
+        let echo = PreparedEcho(baseURL: webSocket, messageBytes: 1 << 10, isBinary: false, window: 1)
+        list.append(CountedWorkload(name: webSocketWorkloadNames[0], scale: 1, sides: [
+            Side(name: "Salvo: WebSocketConnection.send + messages", run: { count in try echo.run { try await $0.salvo(count: count) } }, prepare: echo.prepare),
+            Side(name: "raw WSClient", run: { count in try echo.run { try await $0.raw(count: count) } }, prepare: echo.prepare),
+        ]))
+        let throughput = PreparedEcho(baseURL: webSocket, messageBytes: 1 << 20, isBinary: true, window: 4)
+        list.append(CountedWorkload(name: webSocketWorkloadNames[1], scale: 0.016, sides: [
+            Side(name: "Salvo: WebSocketConnection.send + messages", run: { count in try throughput.run { try await $0.salvo(count: count) } }, prepare: throughput.prepare),
+            Side(name: "raw WSClient", run: { count in try throughput.run { try await $0.raw(count: count) } }, prepare: throughput.prepare),
+        ]))
+    }
     if let baseURL {
         let http = try HTTPFiring(baseURL: baseURL, maxConnections: 1)
         list.append(CountedWorkload(name: "5 HTTP, concurrency 1", scale: 0.1, sides: [
@@ -117,6 +131,12 @@ func workloads(baseURL: URL?) throws -> [CountedWorkload] {
 
 /// The environment variable that hands the children the nginx of benchmark 11.
 let serverSideURLVariable = "SALVO_BENCH_NGINX_URL"
+
+/// The environment variable that hands the children the WebSocket echo server of ws1 and ws2.
+let webSocketURLVariable = "SALVO_BENCH_WEBSOCKET_URL"
+
+/// The names of the WebSocket workloads, for the driver's selection before the server starts.
+let webSocketWorkloadNames = ["ws1 WebSocket echo, 1 KiB text, per round trip", "ws2 WebSocket echo, 1 MiB binary, 4 in flight, per message"]
 
 /// The size of the file benchmark 12 streams when counted: 4 MiB.
 let serverSideStreamBytes = 4 << 20

@@ -1,7 +1,7 @@
 import Foundation
 import SalvoWorkloads
 
-// salvo-bench-instructions: instructions per operation of each side of benchmarks 2, 5, 5v, 8, 9, 10, 11 and 13e,
+// salvo-bench-instructions: instructions per operation of each side of benchmarks 2, 5, 5v, 8, 9, 10, 11, 13e, ws1 and ws2,
 // counted by valgrind's callgrind (every thread's), so two builds or two commits compare on a
 // machine whose speed changes under other work.
 //
@@ -18,6 +18,15 @@ import SalvoWorkloads
 func run() throws {
     var arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == "--child" { return try child(Array(arguments.dropFirst())) }
+    if arguments.first == "--serve-websocket" {
+        // For profiling a side by hand: the echo server of ws1 and ws2 until stdin closes, e.g.
+        // `SALVO_BENCH_WEBSOCKET_URL=<printed URL> valgrind --tool=callgrind … --child "ws1 …" "raw WSClient" 1000`.
+        let server = try WebSocketEchoServer()
+        FileHandle.standardOutput.write(Data((server.baseURL.absoluteString + "\n").utf8))
+        _ = FileHandle.standardInput.readDataToEndOfFile()
+        server.stop()
+        return
+    }
     var count = 2_000
     var only: String?
     while let flag = arguments.first {
@@ -40,6 +49,11 @@ func run() throws {
         try ServerSideFiring.serveFiles(on: nginx, byteCount: serverSideStreamBytes)
         setenv(serverSideURLVariable, nginx.baseURL.absoluteString, 1)
     }
+    // Benchmarks ws1 and ws2: an echo server in this (uncounted) process, found by the children
+    // through the environment.
+    let webSocketServer = webSocketWorkloadNames.contains(where: isSelected) ? try WebSocketEchoServer() : nil
+    defer { webSocketServer?.stop() }
+    if let webSocketServer { setenv(webSocketURLVariable, webSocketServer.baseURL.absoluteString, 1) }
     try withTemporaryFolder(named: "salvo-bench-instructions") { directory in
         let executable = try strippedCopy(in: directory)
         print("| benchmark | side | instructions per op | Salvo over this side |")

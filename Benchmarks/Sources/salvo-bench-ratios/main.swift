@@ -92,6 +92,14 @@ do {
             comparisons += Comparisons.serverSide(firing, requests: options.requests).filter { selected($0.name, options) }
         }
     }
+    // The WebSocket rows (issue 40) fire at an echo server in this process.
+    let webSocketServer = try Comparisons.webSocketNames.contains { selected($0, options) } ? WebSocketEchoServer() : nil
+    var webSocketEchoes: [WebSocketEcho] = []
+    if let webSocketServer {
+        let (rows, echoes) = try await Comparisons.webSocket(baseURL: webSocketServer.baseURL, requests: options.requests)
+        comparisons += rows.filter { selected($0.name, options) }
+        webSocketEchoes = echoes
+    }
     if !comparisons.isEmpty { print(Report.header(rounds: options.rounds)) }
     var throughputs: [String] = []
     var references: [String] = []
@@ -103,6 +111,8 @@ do {
             throughputs.append(Report.throughput(result, byteCount: options.streamBytes))
         } else if downloadNames.contains(comparison.name) || uploadNames.contains(comparison.name) {
             throughputs.append(Report.throughput(result, byteCount: options.transferBytes))
+        } else if comparison.name == Comparisons.webSocketThroughputName {
+            throughputs.append(Report.throughput(result, byteCount: 1 << 20))
         }
     }
     for line in references + throughputs { print("\n" + line) }
@@ -110,6 +120,8 @@ do {
         print("\n\(ContextSwitchCheck.name), \(options.requests) requests per side per round:\n")
         print(try await ContextSwitchCheck.report(valueFiring, requests: options.requests, rounds: options.rounds))
     }
+    for echo in webSocketEchoes { await echo.close() }
+    webSocketServer?.stop()
     try await serverSide?.shutdown()
     nginx?.stop()
     if let server, isStreamingMemorySelected {

@@ -6,6 +6,7 @@ import HTTPTypes
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOFoundationCompat
 import NIOPosix
 import NIOSSL
 import NIOWebSocket
@@ -65,9 +66,10 @@ enum WSClientConnection {
             extensions: compression.extensions(maximumMessageSize: limit),
             validateUTF8: true
         )
-        // Backpressure: the closure reads WSClient's next message only once Salvo has room for it,
-        // so a slow reader stops the socket's reads (and TCP slows the peer) instead of queueing.
-        let queue = WebSocketInboundQueue()
+        // Salvo's reading task reads WSClient's messages itself, pulled through `reader`: no task
+        // hop and no queue between WSClient and Salvo (the socket is read as fast as Salvo reads).
+        // WSClient's closure only keeps the connection open until that reading is over.
+        let reader = InboundReader()
         let opened = Opened()
         let url = handshake.url
         // WSClient's WebSocketClient, set up so that a refused handshake keeps its status.
@@ -78,32 +80,35 @@ enum WSClientConnection {
             eventLoopGroup: eventLoopGroup,
             logger: logger
         ) { messages, outbound, _ in
-            opened.succeed(WebSocketChannel(inbound: queue.makeStream()) { frame in try await write(frame, to: outbound) })
-            var iterator = messages.messages(maxSize: limit).makeAsyncIterator()
-            while let message = try await iterator.next() {
-                let frame: Salvo.WebSocketFrame = switch message {
-                case .text(let text): .message(.text(text))
-                case .binary(let buffer): .message(.binary(Data(buffer.readableBytesView)))
-                }
-                guard await queue.push(frame) else { return }
+            try await reader.serve(messages.messages(maxSize: limit).makeAsyncIterator()) {
+                // Only the stream holds the token: when Salvo drops it, the connection stops.
+                let token = Abandonment { [weak reader] in reader?.abandon() }
+                let inbound = AsyncThrowingStream<Salvo.WebSocketFrame, any Error>(unfolding: { [token] in
+                    withExtendedLifetime(token) {}
+                    return try await reader.next()
+                })
+                opened.succeed(WebSocketChannel(inbound: inbound) { frame in
+                    try await write(frame, to: outbound)
+                    // Salvo may read no more after its close: WSClient reads the peer's answer itself.
+                    if case .close = frame { reader.release() }
+                })
             }
         }
         let run = Task {
             do {
                 let close = try await client.run()
-                if let close {
-                    let code = WebSocketClose.Code(rawValue: number(of: close.closeCode))
-                    _ = await queue.push(.close(WebSocketClose(code, reason: close.reason ?? "")))
+                let frame = close.map { close in
+                    Salvo.WebSocketFrame.close(WebSocketClose(WebSocketClose.Code(rawValue: number(of: close.closeCode)), reason: close.reason ?? ""))
                 }
                 opened.fail(failure(nil, limit: limit))
-                queue.finish()
+                reader.runEnded(.success(frame))
             } catch {
                 let failure = failure(error, limit: limit)
                 opened.fail(failure)
-                queue.finish(throwing: failure)
+                reader.runEnded(.failure(failure))
             }
         }
-        queue.onAbandon { run.cancel() }
+        reader.onAbandon { run.cancel() }
         return try await withTaskCancellationHandler {
             try await opened.channel()
         } onCancel: {
@@ -167,9 +172,150 @@ enum WSClientConnection {
     }
 }
 
+/// WSClient's inbound messages as Salvo's frames, read by whichever task reads the channel's
+/// `inbound` (Salvo's), not by WSClient's closure, which waits in ``serve(_:opened:)`` until that
+/// reading is over: a message reaches Salvo's reader without a hop between tasks. After the last
+/// message comes what WSClient's `run()` ended with: the peer's close frame, or its error.
+private final class InboundReader: @unchecked Sendable {
+    // Safe: every stored property is read and written only under `lock`. The iterator is taken out
+    // under it for each read and put back after, so it is never used by two tasks at once
+    // (`AsyncThrowingStream(unfolding:)` runs one read at a time), and WSClient's closure returns
+    // only once no read holds it.
+    private let lock = NSLock()
+    private var iterator: WebSocketInboundMessageStream.AsyncIterator?
+    private var isReading = false
+    private var readEnd: Result<Void, any Error>?
+    private var server: CheckedContinuation<Void, any Error>?
+    private var runEnd: Result<Salvo.WebSocketFrame?, any Error>?
+    private var runWaiter: CheckedContinuation<Salvo.WebSocketFrame?, any Error>?
+    private var isOver = false
+    private var abandoned: (@Sendable () -> Void)?
+
+    /// Runs `action` when the stream is dropped (after the reading ended, or before it began).
+    func onAbandon(_ action: @escaping @Sendable () -> Void) {
+        lock.withLock { abandoned = action }
+    }
+
+    /// WSClient's closure: hands over the iterator, runs `opened`, and waits until the reading is
+    /// over; rethrows what the read threw, so WSClient closes with its code.
+    func serve(_ iterator: WebSocketInboundMessageStream.AsyncIterator, opened: () -> Void) async throws {
+        lock.withLock { self.iterator = iterator }
+        opened()
+        try await withCheckedThrowingContinuation { (server: CheckedContinuation<Void, any Error>) in
+            let end = lock.withLock { () -> Result<Void, any Error>? in
+                if readEnd == nil { self.server = server }
+                return readEnd
+            }
+            if let end { server.resume(with: end) }
+        }
+    }
+
+    /// The next frame: a message, then the close frame, then `nil`; or the run's error.
+    func next() async throws -> Salvo.WebSocketFrame? {
+        let taken = lock.withLock { () -> WebSocketInboundMessageStream.AsyncIterator? in
+            guard readEnd == nil, let iterator else { return nil }
+            self.iterator = nil
+            isReading = true
+            return iterator
+        }
+        if var iterator = taken {
+            do {
+                if let message = try await iterator.next() {
+                    lock.withLock {
+                        self.iterator = iterator
+                        isReading = false
+                    }
+                    return .message(Self.message(message))
+                }
+                endReading(.success(()))
+            } catch {
+                endReading(.failure(error))
+            }
+        }
+        return try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Salvo.WebSocketFrame?, any Error>) in
+            let end = lock.withLock { () -> Result<Salvo.WebSocketFrame?, any Error>? in
+                if isOver { return .success(nil) }
+                guard let runEnd else {
+                    runWaiter = waiter
+                    return nil
+                }
+                isOver = true
+                return runEnd
+            }
+            if let end { waiter.resume(with: end) }
+        }
+    }
+
+    /// WSClient's `run()` ended: with the peer's close frame (if any), or an error.
+    func runEnded(_ end: Result<Salvo.WebSocketFrame?, any Error>) {
+        let waiter = lock.withLock { () -> CheckedContinuation<Salvo.WebSocketFrame?, any Error>? in
+            runEnd = end
+            // Nothing can be read any more: a closure still waiting need not.
+            guard let waiter = runWaiter else { return nil }
+            runWaiter = nil
+            isOver = true
+            return waiter
+        }
+        waiter?.resume(with: end)
+    }
+
+    private func endReading(_ end: Result<Void, any Error>) {
+        let server = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
+            isReading = false
+            iterator = nil
+            guard readEnd == nil else { return nil }
+            readEnd = end
+            defer { self.server = nil }
+            return self.server
+        }
+        server?.resume(with: end)
+    }
+
+    /// Salvo sent its close: unless a read is under way (which ends with the peer's answer),
+    /// WSClient's closure returns and WSClient reads the closing handshake itself; a later read
+    /// gets what the run ended with.
+    func release() {
+        let server = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
+            guard !isReading, readEnd == nil else { return nil }
+            iterator = nil
+            readEnd = .success(())
+            defer { self.server = nil }
+            return self.server
+        }
+        server?.resume()
+    }
+
+    /// The stream was dropped: released as after a close, and the connection stopped.
+    func abandon() {
+        release()
+        lock.withLock { abandoned }?()
+    }
+
+    /// WSClient's message as Salvo's; a large binary message shares the buffer's bytes rather
+    /// than copying them (NIO's `.automatic`: copied up to 256 KiB).
+    private static func message(_ message: WSCore.WebSocketMessage) -> Salvo.WebSocketMessage {
+        switch message {
+        case .text(let text): .text(text)
+        case .binary(let buffer):
+            .binary(buffer.getData(at: buffer.readerIndex, length: buffer.readableBytes, byteTransferStrategy: .automatic) ?? Data(buffer.readableBytesView))
+        }
+    }
+}
+
+/// Runs its action when released: held only by a channel's inbound stream.
+private final class Abandonment: Sendable {
+    private let action: @Sendable () -> Void
+
+    init(_ action: @escaping @Sendable () -> Void) {
+        self.action = action
+    }
+
+    deinit { action() }
+}
+
 /// The channel handed from inside WSClient's closure to the `connect` that waits for it, once.
 /// It lets go of the channel once handed over, so that a channel Salvo drops is gone (its inbound
-/// queue is then abandoned and the connection stopped).
+/// inbound stream is then abandoned and the connection stopped).
 private final class Opened: Sendable {
     private struct State {
         var result: Result<WebSocketChannel, any Error>?
