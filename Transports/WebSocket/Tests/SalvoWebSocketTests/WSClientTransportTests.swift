@@ -291,7 +291,7 @@ enum WebSocketsServer {
     /// stops reading once `maximumUnreadMessages` wait, so the server's sends block (it records how
     /// many went); without it the client read all 4,000 messages (64 MiB) into memory.
     @Test func aSlowReaderStopsTheConnectionReadingSoTheFastPeerWaits() async throws {
-        var flood = try await call("/flood", compression: false)   // "fff…" would deflate to nothing
+        var flood = try await call("/flood", compression: .none)   // "fff…" would deflate to nothing
         flood.maximumUnreadMessages = 4
         let connection = try await flood.connect()
         var iterator = connection.messages.makeAsyncIterator()
