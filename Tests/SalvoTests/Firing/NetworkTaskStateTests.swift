@@ -5,7 +5,7 @@ import FoundationNetworking
 import Testing
 @_spi(Transport) @testable import Salvo
 
-/// The firing's state as a value: events in, actions out, no I/O; and the one object a session reports to.
+/// The firing's state as a value: events in (one method each), actions out, no I/O; and the one object a session reports to.
 @Suite struct NetworkTaskStateTests {
     static let url = URL(string: "https://api.example.com/items")!
 
@@ -28,10 +28,10 @@ import Testing
     @Test func aCollectedBodyEndsAsOneOutcomeWithItsHeadAndBody() throws {
         var state = Self.state()
         let head = ResponseHead(statusCode: 200, url: Self.url)
-        guard case .none = state.handle(.head(head)) else { Issue.record("a collected head is kept"); return }
-        guard case .none = state.handle(.chunk(Data("ab".utf8))) else { Issue.record("a collected chunk is kept"); return }
-        _ = state.handle(.chunk(Data("c".utf8)))
-        let outcome = try #require(Self.finished(state.handle(.end(nil, nil, nil))))
+        guard case .none = state.received(head) else { Issue.record("a collected head is kept"); return }
+        guard case .none = state.received(Data("ab".utf8)) else { Issue.record("a collected chunk is kept"); return }
+        _ = state.received(Data("c".utf8))
+        let outcome = try #require(Self.finished(state.ended(nil, nil, nil)))
         #expect(outcome.data == Data("abc".utf8))
         #expect(outcome.head?.statusCode == 200)
         #expect(state.isFinished)
@@ -40,7 +40,7 @@ import Testing
     @Test func theWholeExchangeAtOnceIsOneEventAndOneOutcome() throws {
         var state = Self.state()
         let head = ResponseHead(statusCode: 404, url: Self.url)
-        let outcome = try #require(Self.finished(state.handle(.end(head, Data("nope".utf8), nil))))
+        let outcome = try #require(Self.finished(state.ended(head, Data("nope".utf8), nil)))
         #expect(outcome.data == Data("nope".utf8))
         #expect(outcome.head?.statusCode == 404)
     }
@@ -49,12 +49,12 @@ import Testing
     /// finish handlers read its failure instead of asking the head again.
     @Test func aStatusOutside2xxIsClassifiedWhereTheOutcomeIsMade() throws {
         var state = Self.state()
-        let outcome = try #require(Self.finished(state.handle(.end(ResponseHead(statusCode: 503, url: Self.url), Data("busy".utf8), nil))))
+        let outcome = try #require(Self.finished(state.ended(ResponseHead(statusCode: 503, url: Self.url), Data("busy".utf8), nil)))
         guard case .serverStatus(let problem)? = outcome.failure else { Issue.record("a 503 is .serverStatus, got \(String(describing: outcome.failure))"); return }
         #expect(problem.statusCode == 503)
         #expect(problem.body == Data("busy".utf8))
         var succeeded = Self.state()
-        let success = try #require(Self.finished(succeeded.handle(.end(ResponseHead(statusCode: 204, url: Self.url), nil, nil))))
+        let success = try #require(Self.finished(succeeded.ended(ResponseHead(statusCode: 204, url: Self.url), nil, nil)))
         #expect(success.failure == nil)
         #expect(success.data == Data())
     }
@@ -62,11 +62,11 @@ import Testing
     @Test func aStreamed2xxHeadAndItsChunksGoOutAsTheyArrive() throws {
         var state = Self.state(streaming: true)
         let head = ResponseHead(statusCode: 200, url: Self.url)
-        guard case .report(let reported?, nil, nil) = state.handle(.head(head)) else { Issue.record("the head goes out"); return }
+        guard case .report(let reported?, nil, nil) = state.received(head) else { Issue.record("the head goes out"); return }
         #expect(reported.statusCode == 200)
-        guard case .report(nil, let chunk?, nil) = state.handle(.chunk(Data("a".utf8))) else { Issue.record("the chunk goes out"); return }
+        guard case .report(nil, let chunk?, nil) = state.received(Data("a".utf8)) else { Issue.record("the chunk goes out"); return }
         #expect(chunk == Data("a".utf8))
-        guard case .finish(let outcome, _, let hasStreamedHead, _, _, _) = state.handle(.end(nil, nil, nil)) else {
+        guard case .finish(let outcome, _, let hasStreamedHead, _, _, _) = state.ended(nil, nil, nil) else {
             Issue.record("the end finishes"); return
         }
         #expect(hasStreamedHead)
@@ -75,36 +75,36 @@ import Testing
 
     @Test func aStreamedHeadOutside2xxIsCollectedForTheError() throws {
         var state = Self.state(streaming: true)
-        guard case .none = state.handle(.head(ResponseHead(statusCode: 500, url: Self.url))) else { Issue.record("kept"); return }
-        guard case .none = state.handle(.chunk(Data("oops".utf8))) else { Issue.record("kept"); return }
-        let outcome = try #require(Self.finished(state.handle(.end(nil, nil, nil))))
+        guard case .none = state.received(ResponseHead(statusCode: 500, url: Self.url)) else { Issue.record("kept"); return }
+        guard case .none = state.received(Data("oops".utf8)) else { Issue.record("kept"); return }
+        let outcome = try #require(Self.finished(state.ended(nil, nil, nil)))
         #expect(outcome.data == Data("oops".utf8))
     }
 
     @Test func cancelFinishesOnceAndStopsTheSessionTask() throws {
         var state = Self.state()
         let stopped = StopCount()
-        _ = state.handle(.started(stopped))
-        guard case .finish(let outcome, let stopping, _, _, _, _) = state.handle(.cancel) else { Issue.record("cancel finishes"); return }
+        _ = state.started(stopped)
+        guard case .finish(let outcome, let stopping, _, _, _, _) = state.cancel() else { Issue.record("cancel finishes"); return }
         guard case .cancelled? = outcome.failure else { Issue.record("cancelled"); return }
         #expect(stopping.count == 1)
-        guard case .none = state.handle(.cancel) else { Issue.record("a second cancel does nothing"); return }
-        guard case .none = state.handle(.end(nil, nil, nil)) else { Issue.record("a late end is dropped"); return }
+        guard case .none = state.cancel() else { Issue.record("a second cancel does nothing"); return }
+        guard case .none = state.ended(nil, nil, nil) else { Issue.record("a late end is dropped"); return }
         #expect(state.isCancelled)
     }
 
     @Test func aSessionTaskStartedAfterCancelIsCancelledAtOnce() {
         var state = Self.state()
-        _ = state.handle(.cancel)
-        guard case .cancelExchange = state.handle(.started(StopCount())) else { Issue.record("cancelled at once"); return }
+        _ = state.cancel()
+        guard case .cancelExchange = state.started(StopCount()) else { Issue.record("cancelled at once"); return }
     }
 
     @Test func aCallerAwaitingDeliveryBeforeTheOutcomeIsResumedWithTheFinish() async {
         var state = Self.state()
         var delivered = 0
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            guard case .none = state.handle(.awaitedDelivery(continuation)) else { Issue.record("parks until the outcome is made"); return }
-            guard case .finish(_, _, _, _, _, let delivering) = state.handle(.cancel) else { Issue.record("cancel finishes"); return }
+            guard case .none = state.awaitedDelivery(continuation) else { Issue.record("parks until the outcome is made"); return }
+            guard case .finish(_, _, _, _, _, let delivering) = state.cancel() else { Issue.record("cancel finishes"); return }
             delivered = delivering.count
             delivering.forEach { $0.resume() }
         }
@@ -125,7 +125,7 @@ import Testing
 
     @Test func anAwaitedOutcomeMadeFirstIsTakenWithoutParking() throws {
         var state = Self.state(awaiting: true)
-        guard case .finish(_, _, _, nil, _, _) = state.handle(.end(ResponseHead(statusCode: 200, url: Self.url), Data("x".utf8), nil)) else {
+        guard case .finish(_, _, _, nil, _, _) = state.ended(ResponseHead(statusCode: 200, url: Self.url), Data("x".utf8), nil) else {
             Issue.record("nobody is parked yet"); return
         }
         let taken = state.takeOutcome()
