@@ -22,7 +22,8 @@ import WSClient
 /// response head and body it passes on, and the run throws
 /// `WebSocketFailure.handshakeRefused` with them. An upgraded connection runs WSClient's own
 /// `WebSocketHandler` (SPI `WSInternal`, hence the package's pin to swift-websocket 1.6.x).
-/// Proxies are not set up (Salvo's transport never asked WSClient for one).
+/// A server's TCP close that comes with the `101` is held past the upgrade (`InputClosedDeferrer`,
+/// `InputClosedHolder`). Proxies are not set up (Salvo's transport never asked WSClient for one).
 struct RefusalReportingClient: Sendable {
     /// What the data handler sees besides the streams: the logger, as WSClient's context.
     struct Context: WebSocketContext {
@@ -292,11 +293,12 @@ private final class InputClosedDeferrer: ChannelInboundHandler, RemovableChannel
 /// WSClient's connection allows half-closure, so a server's TCP close (FIN) reaches the pipeline
 /// as `ChannelEvent.inputClosed`, not as `channelInactive`. When the FIN comes in the same read
 /// as the `101` (a server that answers, sends a message and closes at once), NIO removes its HTTP
-/// decoder only once that read is decoded, so the event passes its upgrade handler (which buffers
-/// reads, not events) before the upgrade has added the `NIOAsyncChannel` handler; that handler
-/// then never learns the input ended, and the connection waited for good (issue 40). This
-/// handler, added right behind the upgrade handler, keeps the event until the upgrade is over and
-/// NIO has passed on the bytes it buffered, then passes it on and leaves the pipeline.
+/// decoder, and so upgrades, on a later turn of the event loop, so the event passed its upgrade
+/// handler (which buffers reads, not events) before the upgrade had added the `NIOAsyncChannel`
+/// handler, which then never learned the input ended: the connection waited for good (issue 40).
+/// `InputClosedDeferrer` now delays the event past that turn; in case an upgrade takes longer,
+/// this handler, added right behind the upgrade handler, keeps the event until the upgrade is
+/// over and NIO has passed on the bytes it buffered, then passes it on and leaves the pipeline.
 private final class InputClosedHolder: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
 
