@@ -22,7 +22,8 @@ import WSClient
 /// response head and body it passes on, and the run throws
 /// `WebSocketFailure.handshakeRefused` with them. An upgraded connection runs WSClient's own
 /// `WebSocketHandler` (SPI `WSInternal`, hence the package's pin to swift-websocket 1.6.x).
-/// Proxies are not set up (Salvo's transport never asked WSClient for one).
+/// A server's TCP close that comes with the `101` is held past the upgrade (`InputClosedDeferrer`,
+/// `InputClosedHolder`). Proxies are not set up (Salvo's transport never asked WSClient for one).
 struct RefusalReportingClient: Sendable {
     /// What the data handler sees besides the streams: the logger, as WSClient's context.
     struct Context: WebSocketContext {
@@ -158,7 +159,18 @@ private struct UpgradingChannel: ClientConnectionChannel {
             let name = configuration.sniHostname ?? ((try? SocketAddress(ipAddress: host, port: 0)) == nil ? host : nil)
             try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: name), position: .first)
         }
-        return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
+        // In front of NIO's HTTP decoder (and behind TLS), so the decoder sees the end of input late.
+        try channel.pipeline.syncOperations.addHandler(InputClosedDeferrer())
+        let upgraded = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
+        // Behind NIO's upgrade handler, so the handlers the upgrade adds come after it.
+        let eof = InputClosedHolder()
+        try channel.pipeline.syncOperations.addHandler(eof)
+        upgraded.assumeIsolated().whenComplete { _ in
+            // NIO completes the upgrade, then passes on the bytes it buffered meanwhile, in one
+            // go on the event loop: the end of input goes behind them, on the loop's next turn.
+            channel.eventLoop.assumeIsolated().execute { eof.release() }
+        }
+        return upgraded
     }
 
     func handle(value: Value, logger: Logger) async throws -> WebSocketCloseFrame? {
@@ -247,5 +259,79 @@ private final class RefusalCollector: ChannelInboundHandler, RemovableChannelHan
             promise.fail(error ?? WebSocketClientError.webSocketUpgradeFailed)
         }
         context.close(promise: nil)
+    }
+}
+
+/// Passes the end of the server's input on one turn of the event loop late.
+///
+/// When a server's TCP close (FIN) comes in the same read as the `101` and a first message,
+/// NIO's upgrade handler asks to remove the HTTP decoder, which NIO does on the loop's next turn
+/// and only then forwards the bytes after the `101` (the message). The end of input reached the
+/// decoder before that, and NIO's `HTTPDecoder.decodeLast` forwards left-over bytes only when it
+/// has not seen the end of input: the message was dropped (issue 40). Passed on a turn late, the
+/// end of input comes behind the decoder's removal, and so behind the message.
+private final class InputClosedDeferrer: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.fireChannelRead(data)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard case .some(ChannelEvent.inputClosed) = event as? ChannelEvent else {
+            return context.fireUserInboundEventTriggered(event)
+        }
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.eventLoop.assumeIsolated().execute {
+            loopBound.value.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        }
+    }
+}
+
+/// Holds the end of the server's input while the upgrade is under way, and passes it on after.
+///
+/// WSClient's connection allows half-closure, so a server's TCP close (FIN) reaches the pipeline
+/// as `ChannelEvent.inputClosed`, not as `channelInactive`. When the FIN comes in the same read
+/// as the `101` (a server that answers, sends a message and closes at once), NIO removes its HTTP
+/// decoder, and so upgrades, on a later turn of the event loop, so the event passed its upgrade
+/// handler (which buffers reads, not events) before the upgrade had added the `NIOAsyncChannel`
+/// handler, which then never learned the input ended: the connection waited for good (issue 40).
+/// `InputClosedDeferrer` now delays the event past that turn; in case an upgrade takes longer,
+/// this handler, added right behind the upgrade handler, keeps the event until the upgrade is
+/// over and NIO has passed on the bytes it buffered, then passes it on and leaves the pipeline.
+private final class InputClosedHolder: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+
+    private var context: ChannelHandlerContext?
+    private var held = false
+    private var released = false
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.fireChannelRead(data)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if !released, case .some(ChannelEvent.inputClosed) = event as? ChannelEvent {
+            held = true
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    /// Passes on the end of input if it came during the upgrade, and leaves the pipeline. Runs on
+    /// the channel's event loop.
+    func release() {
+        guard !released, let context else { return }
+        released = true
+        if held { context.fireUserInboundEventTriggered(ChannelEvent.inputClosed) }
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 }
