@@ -38,8 +38,11 @@ public struct AttemptMetrics: Sendable, Hashable {
     public var attempt: Int
     /// When the attempt was handed to the session, by the wall clock.
     public var start: Date
-    /// Seconds from ``start`` until the response head arrived; `nil` when none did. When that
-    /// was by the wall clock: `timeToHead.map(start.addingTimeInterval)`.
+    /// Seconds from ``start`` until the response head reached Salvo; `nil` when none did. When that
+    /// was by the wall clock: `timeToHead.map(start.addingTimeInterval)`. A call that reads its
+    /// body whole gets the head with the body from both transports (URLSession's completion
+    /// handler, AsyncHTTPClient's whole-answer report), so there it is about ``duration``;
+    /// stream the body to see when the head itself arrived.
     public var timeToHead: TimeInterval?
     /// Seconds from ``start`` until the attempt ended: the last byte arrived, or it failed; `nil`
     /// while it runs.
