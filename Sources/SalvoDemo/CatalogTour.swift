@@ -25,6 +25,7 @@ struct CatalogTour {
         try await favourites()
         try await coverUpload()
         try await liveUpdates()
+        try await stockFeed()
     }
 
     /// A multipart upload read from disk as it is sent, with a progress bar from `transfer()`.
@@ -70,6 +71,22 @@ struct CatalogTour {
             }
         } catch {
             throw Stop(message: "Live updates stopped: \(error)")
+        }
+    }
+
+    /// A WebSocket: the stock feed, subscribed with a typed message and read as typed updates.
+    private func stockFeed() async throws(Stop) {
+        say("")
+        say("Stock feed (a WebSocket; a scripted mock peer, on a timer, as an offline app or a test would use):")
+        do {
+            let connection = try await api.stockFeed().connect()
+            try await connection.send(FeedSubscription(books: [8, 19, 1]))
+            for try await update in connection.messages(decoding: CatalogUpdate.self) {
+                say("  \(update.title): \(update.summary)")
+            }
+            say("  the feed closed: \(connection.peerClose.map { "\($0.code) \($0.reason)" } ?? "without a close frame")")
+        } catch {
+            throw Stop(message: "The stock feed stopped: \(error)")
         }
     }
 

@@ -68,6 +68,13 @@ public struct CatalogAPI: Sendable {
         return updates.events(decoding: CatalogUpdate.self, reconnection: .never)
     }
 
+    /// The stock feed, a WebSocket: configured here like every catalogue call (server, token,
+    /// transport), connected where it is shown. Send a ``FeedSubscription`` first, then read
+    /// ``CatalogUpdate``s with `connection.messages(decoding: CatalogUpdate.self)`.
+    public func stockFeed() -> WebSocketCall {
+        WebSocketCall(server: environment.server, endpoint: .get("/feed"), transport: environment.webSockets)
+    }
+
     private func call<Value>(_ endpoint: Endpoint) -> CatalogCall<Value> {
         CatalogCall(NetCall(server: environment.server, endpoint: endpoint.timeout(Self.timeout), firingFunction: environment.firing))
     }

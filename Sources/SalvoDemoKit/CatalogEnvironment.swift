@@ -7,6 +7,10 @@ public struct CatalogEnvironment: Sendable {
     public var server: ServerConfig
     /// How every catalogue call fires.
     public var firing: FiringFunction
+    /// What opens the catalogue's WebSockets (``CatalogAPI/stockFeed()``): the scripted
+    /// `MockWebSocketServer.stockFeed(interval:)` unless set, in every environment the
+    /// demo runs, since the project's loopback server has no WebSocket route.
+    public var webSockets: WebSocketTransport = .mock(.stockFeed())
 
     /// Offline: replays the fixtures shipped with the demo; no server, no network. Bodies go at
     /// ``offlineBandwidth``, so an upload's progress bar moves as it would on a real link.
@@ -28,7 +32,8 @@ public struct CatalogEnvironment: Sendable {
     /// A production-like server (not reachable from the demo; shown for the shape of the config).
     public static let production = CatalogEnvironment(
         server: ServerConfig(host: "books.example.com", basePath: "catalog"),
-        firing: .production
+        firing: .production,
+        webSockets: .platform
     )
 
     /// A live server at `baseURL`, such as the project's Python server at `http://127.0.0.1:8080`.

@@ -115,4 +115,33 @@ import SalvoDemoKit
             #expect(String(describing: error).contains("/catalog/books/7"))
         }
     }
+
+    @Test func theStockFeedSendsAnUpdateForEachSubscribedBookThenClosesWith1000() async throws {
+        var environment = CatalogEnvironment.offline
+        let feed = MockWebSocketServer.stockFeed(interval: 0)
+        environment.webSockets = .mock(feed)
+        let connection = try await CatalogAPI(environment: environment).stockFeed().connect()
+        try await connection.send(FeedSubscription(books: [19, 8]))
+        var updates: [CatalogUpdate] = []
+        for try await update in connection.messages(decoding: CatalogUpdate.self) {
+            updates.append(update)
+        }
+        #expect(updates.map(\.id) == [19, 8])
+        #expect(updates.map(\.summary) == ["out of stock", "back in stock"])
+        #expect(connection.peerClose == WebSocketClose(.normalClosure, reason: "feed over"))
+        #expect(feed.log.handshakes.map { $0.url?.path } == ["/catalog/feed"])
+        #expect(try feed.log.sentMessages.map { try $0.decode(FeedSubscription.self) } == [FeedSubscription(books: [19, 8])])
+    }
+
+    @Test func aBookTheStockFeedDoesNotKnowIsAClose4004NamingIt() async throws {
+        var environment = CatalogEnvironment.offline
+        environment.webSockets = .mock(.stockFeed(interval: 0))
+        let connection = try await CatalogAPI(environment: environment).stockFeed().connect()
+        try await connection.send(FeedSubscription(books: [7]))
+        for try await update in connection.messages(decoding: CatalogUpdate.self) {
+            Issue.record("unexpected update \(update)")
+        }
+        #expect(connection.peerClose?.code.rawValue == 4004)
+        #expect(connection.peerClose?.reason == "no book 7 in the feed")
+    }
 }
