@@ -8,7 +8,7 @@
 ///
 /// Members are ``Refreshable`` controllers (a ``Refresher``, a ``Pager``, another group): each keeps
 /// its value and error. Calls are any ``Fireable`` of any value type (a ``TypedCall`` with its
-/// ``TypedCall/valueHandler`` and ``TypedCall/apiErrorHandler``, a ``NetCall`` with its responder):
+/// typed handlers, `valueHandler` and `apiErrorHandler`, a ``NetCall`` with its responder):
 /// each refresh fires them once and waits until their outcome was delivered to their handlers.
 /// A group keeps no outcome of its own; a call's outcome goes to its handlers, not to ``error``.
 public struct RefreshGroup: Refreshable {
