@@ -100,6 +100,9 @@ final class WebSocketInbox: Sendable {
         state.withLock { $0.onCancel = body }
     }
 
+    /// Whether the app's loop waits for a message.
+    var isAppWaiting: Bool { state.withLock { $0.app != nil } }
+
     /// Hands a message to the app: waits while `limit` are unread. Dropped once the messages ended.
     func yield(_ message: WebSocketMessage) async {
         let handed = state.withLock { state -> Handed in
