@@ -45,22 +45,18 @@ public final class WebSocketConnection: Sendable {
 
     private let call: WebSocketCall
     private let state: Locked<State>
-    private let inbox: AsyncThrowingStream<WebSocketMessage, any Error>.Continuation
-    private let backlog: WebSocketBacklog
+    private let inbox: WebSocketInbox
 
     init(call: WebSocketCall, channel: WebSocketChannel, url: URL) {
         self.call = call
         self.url = url
-        let (stream, inbox) = AsyncThrowingStream<WebSocketMessage, any Error>.makeStream()
+        let inbox = WebSocketInbox(limit: call.maximumUnreadMessages)
         self.inbox = inbox
-        let backlog = WebSocketBacklog(limit: call.maximumUnreadMessages)
-        self.backlog = backlog
-        messages = WebSocketMessages(stream, backlog: backlog)
+        messages = WebSocketMessages(inbox)
         state = Locked(State(channel: channel, subprotocol: channel.subprotocol))
-        inbox.onTermination = { [weak self] termination in
-            backlog.release()
-            // Leaving the loop or cancelling its task closes the connection with 1000.
-            guard case .cancelled = termination, let self else { return }
+        // Leaving the loop or cancelling its task closes the connection with 1000.
+        inbox.onCancel { [weak self] in
+            guard let self else { return }
             Task { await self.close() }
         }
         let pump = Task { await self.run(first: channel) }
@@ -137,7 +133,7 @@ public final class WebSocketConnection: Sendable {
             return (state.channel, state.pump)
         }
         // The closing handshake needs the peer read, whether or not the app reads on.
-        backlog.release()
+        inbox.release()
         guard let channel else {
             // Waiting to reconnect, or already closed: nothing to send the close on.
             pump?.cancel()
@@ -205,8 +201,7 @@ public final class WebSocketConnection: Sendable {
                         return (.failed(WebSocketCall.networkError(WebSocketFailure.messageTooBig(limit: call.maximumMessageSize), url: url), isTransient: false), delivered)
                     }
                     delivered = true
-                    inbox.yield(message)
-                    await backlog.received()
+                    await inbox.yield(message)
                 case .close(let frame):
                     close = frame
                     state.withLock { $0.peerClose = frame }
@@ -266,6 +261,6 @@ public final class WebSocketConnection: Sendable {
     }
 
     private func finish(_ error: NetworkError?) {
-        if let error { inbox.finish(throwing: error) } else { inbox.finish() }
+        inbox.finish(throwing: error)
     }
 }
