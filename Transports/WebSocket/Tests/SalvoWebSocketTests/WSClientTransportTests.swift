@@ -79,26 +79,14 @@ enum WebSocketsServer {
         var call = try await call("/headers")
         call.server.requiresAuthentication = true
         call.actions = [AuthTokenAction { "t0k3n" }]
-        let connection = try await call.connect()
-        var first: WebSocketMessage?
-        for try await message in connection.messages {
-            first = message
-            break
-        }
-        #expect(first == .text("Bearer t0k3n"))
+        #expect(try await firstMessage(of: call) == .text("Bearer t0k3n"))
     }
 
     @Test func aTokenPinnedToTheWSServerPassesTheRouteThatRefusesOthersWith401() async throws {
         var call = try await call("/auth")
         call.server.requiresAuthentication = true
         call.actions = [AuthTokenAction(for: call.server) { "fresh" }]
-        let connection = try await call.connect()
-        var first: WebSocketMessage?
-        for try await message in connection.messages {
-            first = message
-            break
-        }
-        #expect(first == .text("Bearer fresh"))
+        #expect(try await firstMessage(of: call) == .text("Bearer fresh"))
     }
 
     /// The server answers the stale token's handshake with 401 (no upgrade), then the renewed
