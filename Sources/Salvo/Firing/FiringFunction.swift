@@ -72,7 +72,8 @@ public struct FiringFunction: Sendable {
         guard actions.isEmpty else {
             let task = NetworkTask(reportingTo: channel, decoder: server.decoder, clock: clock)
             taskHandler.map { $0.queue.run($0.handler, with: task) }
-            let work = Task { await call.attempt(request, with: actions, through: session, waitingOn: clock, for: task) }
+            let work = Task { await attempts(of: call, request, with: actions, through: session, clock: clock, for: task) }
+            // Cancelling the task stops the loop where it waits: an action, or the backoff.
             task.onCancel { work.cancel() }
             return task
         }
@@ -90,6 +91,54 @@ public struct FiringFunction: Sendable {
         // A session that answered before returning (mock firing) left nothing to cancel.
         if type(of: sessionTask) != FinishedSessionTask.self { task.onCancel(cancelling: sessionTask) }
         return task
+    }
+
+    /// The attempt loop of a call with actions, top-down: for each attempt the actions prepare
+    /// the request (in list order), the task starts the attempt, the loop awaits what the attempt
+    /// hands on (a streamed head, or its end), the actions decide on it (in reverse: the last
+    /// action is closest to the wire, so it sees the request as sent and every attempt's response
+    /// before any other action can retry or fail it), and the task hears the decision: finish,
+    /// stream the body, or back off and try again.
+    ///
+    /// A streamed call is decided on its head: once actions let a 2xx head through, its body
+    /// reaches the stream as it arrives and the exchange's end finishes the call; it is never
+    /// retried, since a retry would deliver the body again. A head outside 2xx is collected
+    /// whole and decided like any other outcome, so refresh and retry work before a byte is streamed.
+    private static func attempts(
+        of call: NetCall,
+        _ request: URLRequest,
+        with actions: [any NetworkAction],
+        through session: any NetworkSession,
+        clock: NetworkClock,
+        for task: NetworkTask
+    ) async {
+        let options = ExchangeOptions(
+            readsBodyAsItArrives: task.streamsBody || task.reportsProgress,
+            credentialHeaders: AuthTokenAction.headers(setBy: actions)
+        )
+        let collectsMetrics = call.server.collectsMetrics
+        var attempt = 1
+        while !task.isFinished {
+            let (prepared, refusal) = await call.prepare(request, with: actions)
+            task.start(
+                attempt, of: prepared, refusedWith: refusal,
+                measuring: collectsMetrics ? AttemptMeter(attempt: attempt, clock: clock) : nil,
+                through: session, options: options
+            )
+            guard var outcome = await task.nextOutcome() else { return }
+            let decision: NetworkTask.State.Decision =
+                if let delay = await call.decide(&outcome, with: actions, attempt: attempt) {
+                    .retry(after: delay)
+                } else if outcome.isStreamedHead, outcome.error == nil {
+                    .streamBody
+                } else {
+                    .deliver(outcome.error)
+                }
+            guard let delay = task.decided(decision) else { return }
+            // Returns early when the task is cancelled; the loop then ends.
+            try? await clock.sleep(for: delay)
+            attempt += 1
+        }
     }
 
     /// What a session is told for a body read whole: made once.

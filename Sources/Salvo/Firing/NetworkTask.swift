@@ -26,9 +26,6 @@ public final class NetworkTask: Sendable {
     private let decoder: JSONDecoder
     /// Who hears about progress; `nil` when nobody asked.
     private let progress: ProgressReporter?
-    /// The request a session reports to this task about: the call's only attempt (a call
-    /// without actions); `nil` when the attempt loop sends the attempts.
-    private let request: URLRequest?
     /// Whether the call reads its body as it arrives: read once, not through the channel each time.
     let streamsBody: Bool
 
@@ -37,7 +34,8 @@ public final class NetworkTask: Sendable {
     ///
     /// - Parameters:
     ///   - request: the request of the call's only attempt, whose exchange the session reports
-    ///     to this task; `nil` when the attempt loop reports (a call with actions).
+    ///     to this task; `nil` when the attempt loop of a call with actions sends the attempts
+    ///     (``start(_:of:refusedWith:measuring:through:options:)``), or nothing is sent.
     ///   - collectsMetrics: whether the only attempt is measured (the server collects metrics).
     init(
         reportingTo channel: consuming FiringFunction.Channel,
@@ -47,7 +45,6 @@ public final class NetworkTask: Sendable {
         collectsMetrics: Bool = false
     ) {
         self.decoder = decoder
-        self.request = request
         let streamsBody = channel.bodyReceiver != nil
         self.streamsBody = streamsBody
         progress = channel.progressHandler.map { ProgressReporter($0, on: channel.queue, clock: copy clock) }
@@ -56,7 +53,7 @@ public final class NetworkTask: Sendable {
         state = Locked(State(
             request: request,
             streamsBody: streamsBody,
-            reportsProgress: request != nil && progress != nil,
+            reportsProgress: progress != nil,
             parksOutcome: isAwaiting,
             handsOverAfterHandlers: isAwaiting && !channel.finishHandlers.isEmpty,
             // Made here, in the argument, rather than handed in and copied: an optional meter
@@ -116,12 +113,6 @@ public final class NetworkTask: Sendable {
         return isFirst
     }
 
-    /// Reports progress unless the task has finished: the attempt loop's attempts report here.
-    func report(_ transferProgress: TransferProgress) {
-        guard let progress, !isFinished else { return }
-        progress.report(transferProgress)
-    }
-
     /// The outcome of an awaiting firing (``FiringFunction/Channel/awaiting()``), as one `Result`:
     /// taken at once when it is ready (a mock's answer), otherwise awaited; cancelling the Swift
     /// task cancels this one.
@@ -155,7 +146,7 @@ public final class NetworkTask: Sendable {
 
     private func run(_ action: consuming State.Action) {
         switch consume action {
-        case .none:
+        case .none, .send:
             break
         case .report(let head, let chunk, let transferProgress):
             if let bodyReceiver = channel.bodyReceiver {
@@ -163,8 +154,14 @@ public final class NetworkTask: Sendable {
                 if let chunk { bodyReceiver.receive(chunk) }
             }
             if let transferProgress { progress?.report(transferProgress) }
+        case .release(let head, let kept):
+            release(head, kept)
         case .cancelExchange(let sessionTask):
             sessionTask.cancel()
+        case .retry(_, let exchange):
+            exchange?.cancel()
+        case .handOn(let loop, let outcome):
+            loop.resume(returning: outcome)
         case .resume(let waiter, let outcome):
             waiter.resume(returning: outcome)
         case .resumeBehindDelivery(let waiter):
@@ -179,6 +176,23 @@ public final class NetworkTask: Sendable {
             finish(outcome, hasStreamedHead: hasStreamedHead, resuming: waiter, then: delivering)
             stopping.forEach { $0.cancel() }
         }
+    }
+
+    /// Lets the body of a head the actions let through reach the body receiver: the head, the
+    /// chunks kept while the actions decided, then those that arrived meanwhile, until none is
+    /// left and the state lets chunks through as they arrive. The lock is taken between the
+    /// deliveries, never held across one, and no live chunk can overtake a kept one.
+    private func release(_ head: ResponseHead?, _ kept: Data?) {
+        if let bodyReceiver = channel.bodyReceiver {
+            if let head { bodyReceiver.receive(head) }
+            if let kept { bodyReceiver.receive(kept) }
+        }
+        var next = state.withLock { $0.released() }
+        while case .release(_, let kept) = next {
+            if let kept { channel.bodyReceiver?.receive(kept) }
+            next = state.withLock { $0.released() }
+        }
+        run(next)
     }
 
     /// Ends the firing with `outcome`: 100 % progress, the body stream's end, the finish
@@ -273,70 +287,192 @@ public final class NetworkTask: Sendable {
 // MARK: - What a session reports
 
 /// A session reports the call's only attempt straight to its task, each report once: the task
-/// is the exchange's receiver, so nothing sits between the two.
+/// is the exchange's receiver, so nothing sits between the two. (The attempt loop's attempts
+/// report through an ``AttemptReceiver`` each.)
 @_spi(Transport) extension NetworkTask: ResponseReceiver {
     /// Receives the response head.
     @_spi(Transport) public func receive(_ head: ResponseHead) {
-        run(state.withLock { $0.received(head) })
+        run(state.withLock { $0.received(head, attempt: 1) })
     }
 
     /// Receives the next chunk of the body.
     @_spi(Transport) public func receive(_ chunk: Data) {
-        run(state.withLock { $0.received(chunk) })
+        run(state.withLock { $0.received(chunk, attempt: 1) })
     }
 
     /// Receives upload progress.
     @_spi(Transport) public func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {
-        // A streamed body sent chunked (Linux sends no Content-Length for a stream) still has a
-        // known size: the stream's own.
-        let expected = bytesExpected ?? (request?.httpBodyStream as? BodyStream)?.length
-        run(state.withLock { $0.sent(bytesSent, of: expected) })
+        run(state.withLock { $0.sent(bytesSent, of: bytesExpected, attempt: 1) })
     }
 
     /// Hears that the session followed a redirect.
     @_spi(Transport) public func didFollowRedirect() {
-        state.withLock { $0.redirected() }
+        state.withLock { $0.redirected(attempt: 1) }
     }
 
     /// Receives a task's metrics.
     @_spi(Transport) public func didCollect(_ taskMetrics: URLSessionTaskMetrics) {
-        state.withLock { $0.collected(taskMetrics) }
+        state.withLock { $0.collected(taskMetrics, attempt: 1) }
     }
 
     /// Ends the exchange.
     @_spi(Transport) public func finish(_ error: (any Error)?) {
-        let failure = error.map { Self.failure($0, of: request) }
-        run(state.withLock { $0.ended(nil, nil, failure) })
+        run(state.withLock { $0.ended(nil, nil, error, attempt: 1) })
     }
 
     /// Receives the whole exchange and ends it, in one step.
     @_spi(Transport) public func finish(with head: ResponseHead?, body: Data?, error: (any Error)?) {
-        let failure = error.map { Self.failure($0, of: request) }
-        run(state.withLock { $0.ended(head, body, failure) })
+        run(state.withLock { $0.ended(head, body, error, attempt: 1) })
+    }
+}
+
+// MARK: - The attempt loop
+
+extension NetworkTask {
+    /// Starts attempt `attempt` of the attempt loop with `request` as the actions prepared it:
+    /// sends it through `session` unless an action refused it (`refusal`, which becomes the
+    /// attempt's outcome) or the task has finished. The outcome follows from ``nextOutcome()``.
+    func start(
+        _ attempt: Int,
+        of request: URLRequest,
+        refusedWith refusal: NetworkError?,
+        measuring meter: AttemptMeter?,
+        through session: any NetworkSession,
+        options: ExchangeOptions
+    ) {
+        let action = state.withLock { $0.start(attempt, of: request, refusedWith: refusal, meter: meter) }
+        guard case .send = action else { return run(action) }
+        let sessionTask = session.start(request, options: options, receiver: AttemptReceiver(for: self, attempt: attempt))
+        // A session that answered before returning (mock firing) left nothing to stop.
+        guard type(of: sessionTask) != FinishedSessionTask.self else { return }
+        run(state.withLock { $0.started(sessionTask, attempt: attempt) })
+    }
+
+    /// What the attempt the loop started handed on: a streamed head, or the attempt's end; `nil`
+    /// once the task has finished (cancelled), when the loop has nothing left to decide.
+    func nextOutcome() async -> AttemptOutcome? {
+        await withCheckedContinuation { continuation in
+            run(state.withLock { $0.awaitedOutcome(continuation) })
+        }
+    }
+
+    /// Tells the task what the actions decided on the outcome ``nextOutcome()`` handed on.
+    /// - Returns: the seconds to wait before the next attempt when the decision is to retry and
+    ///   the task still runs; `nil` when the loop is done.
+    func decided(_ decision: State.Decision) -> TimeInterval? {
+        let action = state.withLock { $0.decided(decision) }
+        var delay: TimeInterval?
+        if case .retry(let after, _) = action { delay = after }
+        run(action)
+        return delay
+    }
+
+    /// The receiver of one attempt of the attempt loop: forwards each report to the task tagged
+    /// with its attempt, so that a late report of an attempt the loop has left behind (a retried
+    /// exchange still ending) is dropped; holds nothing else. The whole exchange at once reaches
+    /// the task through `ResponseReceiver`'s one expansion (head, body, end), so the actions see
+    /// a streamed head before its body as with any other session.
+    private final class AttemptReceiver: ResponseReceiver {
+        private let task: NetworkTask
+        private let attempt: Int
+
+        init(for task: NetworkTask, attempt: Int) {
+            self.task = task
+            self.attempt = attempt
+        }
+
+        func receive(_ head: ResponseHead) {
+            task.run(task.state.withLock { $0.received(head, attempt: attempt) })
+        }
+
+        func receive(_ chunk: Data) {
+            task.run(task.state.withLock { $0.received(chunk, attempt: attempt) })
+        }
+
+        func didSend(_ bytesSent: Int64, of bytesExpected: Int64?) {
+            task.run(task.state.withLock { $0.sent(bytesSent, of: bytesExpected, attempt: attempt) })
+        }
+
+        func didFollowRedirect() {
+            task.state.withLock { $0.redirected(attempt: attempt) }
+        }
+
+        func didCollect(_ taskMetrics: URLSessionTaskMetrics) {
+            task.state.withLock { $0.collected(taskMetrics, attempt: attempt) }
+        }
+
+        func finish(_ error: (any Error)?) {
+            task.run(task.state.withLock { $0.ended(nil, nil, error, attempt: attempt) })
+        }
     }
 }
 
 // MARK: - The state
 
 extension NetworkTask {
-    /// The firing's state as a value: each event (start, head, chunk, end, cancel, …) is a
-    /// mutating method that returns the ``Action`` to run once the lock is released, as
-    /// async-http-client's `Transaction.StateMachine` does. No I/O and no callbacks happen here.
+    /// The firing's state as a value: each event (start, head, chunk, end, the actions' decision,
+    /// cancel, …) is a mutating method that returns the ``Action`` to run once the lock is
+    /// released, as async-http-client's `Transaction.StateMachine` does. No I/O and no callbacks
+    /// happen here.
     ///
     /// One method per event rather than one `handle(_:)` taking an event enum: the enum holds
     /// `Data`, whose layout is resilient, so every event was made, switched on and destroyed through
     /// the runtime (585 instructions per firing of mock `fire()`, measured in Docs/Performance.md).
+    ///
+    /// A session's reports carry the attempt they belong to: the call's only attempt (a call
+    /// without actions) is attempt 1 and reports to the task itself; each attempt of the attempt
+    /// loop reports through its own `AttemptReceiver`. A report of any other attempt than the
+    /// running one, or of one that ended, changes nothing.
     struct State {
         /// The awaiting caller, parked until the outcome is made.
         typealias Waiter = CheckedContinuation<Result<NetworkResponse, NetworkError>, Never>
         /// A caller of ``NetworkTask/delivered()``, parked until the outcome was delivered.
         typealias DeliveryWaiter = CheckedContinuation<Void, Never>
+        /// The attempt loop, parked in ``NetworkTask/nextOutcome()``; resumed with `nil` once the task finished.
+        typealias LoopWaiter = CheckedContinuation<AttemptOutcome?, Never>
+
+        /// Where the running attempt's body goes.
+        enum Phase {
+            /// Collected, to go out whole (or to the attempt loop's actions).
+            case collecting
+            /// A streamed 2xx head is with the attempt loop's actions: chunks are kept meanwhile.
+            case awaitingDecision
+            /// The actions let the head through: the kept chunks go to the body receiver, and
+            /// chunks arriving meanwhile queue behind them.
+            case releasing
+            /// Chunks go to the body receiver as they arrive.
+            case streaming
+            /// The attempt ended: its outcome is with the actions, or the loop backs off before
+            /// the next attempt. Its reports are dropped.
+            case ended
+        }
+
+        /// What the attempt loop's actions decided on the outcome they were handed.
+        enum Decision {
+            /// Finish the firing with the attempt's outcome and this error (an action's `.fail`,
+            /// or the transport's); `nil` classifies the head as usual.
+            case deliver(NetworkError?)
+            /// Let a streamed head's body through: the kept chunks, then the rest; the end of
+            /// the exchange finishes the firing.
+            case streamBody
+            /// Leave this attempt (stopping its exchange) and start another after `after` seconds.
+            case retry(after: TimeInterval)
+        }
 
         enum Action {
             case none
             /// A streamed body's head or chunk for the body receiver, and progress to report.
             case report(head: ResponseHead?, chunk: Data?, progress: TransferProgress?)
+            /// Deliver a decided head and the chunks kept so far to the body receiver, then drain
+            /// the chunks that arrived meanwhile (``released()``).
+            case release(head: ResponseHead?, kept: Data?)
+            /// The attempt loop may send its attempt (``start(_:of:refusedWith:meter:)``).
+            case send
             case cancelExchange(any NetworkSessionTask)
+            /// The loop waits `after` seconds, then starts the next attempt; stop the left one's exchange.
+            case retry(after: TimeInterval, stopping: (any NetworkSessionTask)?)
+            /// Resume the attempt loop with what its attempt handed on (`nil`: the task finished).
+            indirect case handOn(LoopWaiter, AttemptOutcome?)
             case resume(Waiter, Result<NetworkResponse, NetworkError>)
             /// Resume a caller of ``NetworkTask/delivered()`` behind the delivery already made or queued.
             case resumeBehindDelivery(DeliveryWaiter)
@@ -355,10 +491,31 @@ extension NetworkTask {
             )
         }
 
-        /// The only attempt's request; `nil` when the attempt loop reports.
-        let request: URLRequest?
+        /// What only a call with actions keeps: the attempt loop's side, kept apart so that a
+        /// call without actions carries and copies none of it.
+        struct Loop {
+            /// The loop, parked until the attempt hands something on.
+            var waiter: LoopWaiter?
+            /// What the attempt handed on before the loop asked for it.
+            var handedOn: AttemptOutcome?
+            /// The outcome the actions decide on: the head, a collected body, the transport's
+            /// failure (unclassified), the metrics so far.
+            var deciding: Outcome?
+            /// The end of a streamed exchange that came while its head was with the actions or
+            /// its kept chunks were draining: it finishes the firing after them.
+            var streamEnd: Outcome?
+            /// The metrics of the attempts before the running one.
+            var earlierMetrics: [AttemptMetrics] = []
+            /// The running attempt's exchange, stopped when the loop leaves it.
+            var exchange: (any NetworkSessionTask)?
+            /// When the running attempt was sent, for its outcome's duration.
+            var sentAt: UInt64 = 0
+        }
+
+        /// The running attempt's request: the only attempt's, or the one the actions prepared.
+        private var request: URLRequest?
         let streamsBody: Bool
-        /// Whether the only attempt's reports make progress (the loop's attempts report their own).
+        /// Whether the attempts' reports make progress.
         let reportsProgress: Bool
         /// Whether the outcome waits for ``NetworkTask/outcome()`` rather than going to a destination.
         let parksOutcome: Bool
@@ -367,28 +524,44 @@ extension NetworkTask {
         private(set) var isFinished = false
         private(set) var isCancelled = false
         private var cancellables: [any NetworkSessionTask] = []
+        /// The attempt whose reports count.
+        private var attempt = 1
+        private var phase = Phase.collecting
         private var head: ResponseHead?
+        /// The collected body, or the chunks kept while the actions decide.
         private var body: Data?
         /// Body bytes received, for progress.
         private var received: Int64 = 0
         /// The body's length the head announced, for progress.
         private var expected: Int64?
-        /// Whether a 2xx head went to the body receiver, so chunks follow it there.
-        private var isStreaming = false
         private var meter: AttemptMeter?
         private var waiter: Waiter?
         /// The callers of ``NetworkTask/delivered()`` that came before the outcome was made.
         private var deliveryWaiters: [DeliveryWaiter] = []
         /// The outcome made before the awaiting caller asked for it, as the caller takes it.
         private var unclaimed: Result<NetworkResponse, NetworkError>?
+        /// The attempt loop's side; `nil` for a call without actions.
+        private var loop: Loop?
 
-        init(request: URLRequest?, streamsBody: Bool, reportsProgress: Bool, parksOutcome: Bool, handsOverAfterHandlers: Bool, meter: AttemptMeter?) {
+        init(
+            request: URLRequest?,
+            streamsBody: Bool,
+            reportsProgress: Bool,
+            parksOutcome: Bool,
+            handsOverAfterHandlers: Bool,
+            meter: AttemptMeter?
+        ) {
             self.request = request
             self.streamsBody = streamsBody
             self.reportsProgress = reportsProgress
             self.parksOutcome = parksOutcome
             self.handsOverAfterHandlers = handsOverAfterHandlers
             self.meter = meter
+            if request == nil {
+                // The attempt loop sends the attempts (or nothing is sent): none runs until it starts one.
+                loop = Loop()
+                phase = .ended
+            }
         }
 
         /// The outcome, if it was made and nobody has taken it.
@@ -420,7 +593,8 @@ extension NetworkTask {
             return .none
         }
 
-        /// The task was cancelled: it finishes with ``NetworkError/cancelled`` unless it had finished.
+        /// The task was cancelled: it finishes with ``NetworkError/cancelled`` unless it had
+        /// finished, stopping the exchange, the attempt loop and its backoff.
         mutating func cancel() -> Action {
             guard !isFinished else { return .none }
             isCancelled = true
@@ -434,62 +608,80 @@ extension NetworkTask {
             return .none
         }
 
-        /// The attempt loop's outcome, or a request that could not be built.
+        /// A request that could not be built, or an outcome made elsewhere (a WebSocket's).
         mutating func finish(_ outcome: consuming Outcome) -> Action {
             guard !isFinished else { return .none }
             return finished(outcome)
         }
 
-        /// Upload progress of the only attempt.
-        mutating func sent(_ bytesSent: Int64, of bytesExpected: Int64?) -> Action {
-            guard !isFinished else { return .none }
+        /// Upload progress.
+        mutating func sent(_ bytesSent: Int64, of bytesExpected: Int64?, attempt: Int) -> Action {
+            guard !isFinished, attempt == self.attempt else { return .none }
+            if case .ended = phase { return .none }
             meter?.sent(bytesSent)
             guard reportsProgress else { return .none }
-            return .report(head: nil, chunk: nil, progress: TransferProgress(direction: .upload, completedBytes: bytesSent, expectedBytes: bytesExpected))
+            // A streamed body sent chunked (Linux sends no Content-Length for a stream) still has
+            // a known size: the stream's own.
+            let expected = bytesExpected ?? (request?.httpBodyStream as? BodyStream)?.length
+            return .report(head: nil, chunk: nil, progress: TransferProgress(direction: .upload, completedBytes: bytesSent, expectedBytes: expected))
         }
 
         /// The session followed a redirect: measured, nothing to run.
-        mutating func redirected() {
-            if !isFinished { meter?.followedRedirect() }
+        mutating func redirected(attempt: Int) {
+            if !isFinished, attempt == self.attempt { meter?.followedRedirect() }
         }
 
         /// The session's metrics of the exchange: measured, nothing to run.
-        mutating func collected(_ taskMetrics: URLSessionTaskMetrics) {
-            if !isFinished { meter?.collected(taskMetrics) }
+        mutating func collected(_ taskMetrics: URLSessionTaskMetrics, attempt: Int) {
+            if !isFinished, attempt == self.attempt { meter?.collected(taskMetrics) }
         }
 
         /// The head of the exchange while the firing runs.
-        mutating func received(_ head: ResponseHead) -> Action {
-            guard !isFinished else { return .none }
+        mutating func received(_ head: ResponseHead, attempt: Int) -> Action {
+            guard !isFinished, attempt == self.attempt else { return .none }
+            if case .ended = phase { return .none }
             if meter != nil {
                 let bodyLength = NetworkTask.bodyLength(of: request)
                 meter?.headArrived(requestBodyLength: bodyLength, cacheStatus: head.cacheStatus)
             }
             if reportsProgress { expected = head.expectedContentLength }
-            guard streamsBody, head.isSuccess else {
-                self.head = head
-                return .none
-            }
             self.head = head
-            isStreaming = true
+            guard streamsBody, head.isSuccess else { return .none }
+            if loop != nil {
+                // The actions decide on the head before a byte is streamed; chunks wait.
+                phase = .awaitingDecision
+                return handOn(head: head, data: nil, failure: nil, metrics: meter.map { [$0.metrics] } ?? [], isStreamedHead: true)
+            }
+            phase = .streaming
             return .report(head: head, chunk: nil, progress: nil)
         }
 
         /// A chunk of the body while the firing runs.
-        mutating func received(_ chunk: Data) -> Action {
-            guard !isFinished else { return .none }
+        mutating func received(_ chunk: Data, attempt: Int) -> Action {
+            guard !isFinished, attempt == self.attempt else { return .none }
+            if case .ended = phase { return .none }
             received += Int64(chunk.count)
             meter?.received(chunk.count)
             let progress = reportsProgress
                 ? TransferProgress(direction: .download, completedBytes: received, expectedBytes: expected) : nil
-            if isStreaming { return .report(head: nil, chunk: chunk, progress: progress) }
+            if case .streaming = phase { return .report(head: nil, chunk: chunk, progress: progress) }
             if body == nil { body = chunk } else { body?.append(chunk) }
             return progress.map { .report(head: nil, chunk: nil, progress: $0) } ?? .none
         }
 
-        /// The end of the exchange: the whole exchange at once when `wholeHead` is given.
-        mutating func ended(_ wholeHead: ResponseHead?, _ wholeBody: Data?, _ failure: NetworkError?) -> Action {
-            guard !isFinished else { return .none }
+        /// The end of the exchange: the whole exchange at once when `wholeHead` is given (never
+        /// for an attempt of the loop: its `AttemptReceiver` passes the whole exchange on as its
+        /// parts, so the actions see a streamed head before its body).
+        mutating func ended(_ wholeHead: ResponseHead?, _ wholeBody: Data?, _ error: (any Error)?, attempt: Int) -> Action {
+            guard !isFinished, attempt == self.attempt else { return .none }
+            if case .ended = phase { return .none }
+            let failure = error.map { NetworkTask.failure($0, of: request) }
+            if loop != nil {
+                assert(wholeHead == nil, "an attempt of the loop reports the whole exchange as its parts")
+                return attemptEnded(failure)
+            }
+            var isStreamed = false
+            if case .streaming = phase { isStreamed = true }
             var progress: TransferProgress?
             let head: ResponseHead?
             let body: Data?
@@ -504,34 +696,160 @@ extension NetworkTask {
                     progress = TransferProgress(direction: .download, completedBytes: Int64(wholeBody.count), expectedBytes: wholeHead.expectedContentLength)
                 }
                 head = wholeHead
-                body = isStreaming ? nil : (wholeBody ?? Data())
+                body = isStreamed ? nil : (wholeBody ?? Data())
             } else {
                 head = self.head.take()
-                body = isStreaming ? nil : (self.body.take() ?? (head == nil ? nil : Data()))
+                body = isStreamed ? nil : (self.body.take() ?? (head == nil ? nil : Data()))
             }
             // Classified once, here: a status outside 200–299 is the failure every destination
             // reads. (The status is read as stored, not through `ResponseHead.isSuccess`: one
             // less trip out of this file and back for every firing.)
-            let failure = failure.map { NetworkTask.telling($0, head: head, received: received) }
+            let classified = failure.map { NetworkTask.telling($0, head: head, received: received) }
                 ?? head.flatMap { (200..<300).contains($0.statusCode) ? nil : NetworkError.serverStatus(ResponseProblem(head: $0, body: body)) }
             let metrics: [AttemptMetrics] = if meter != nil, let ended = meter?.ended() { [ended] } else { [] }
             // Made in the call, not in a variable first: the variable was copied once more on its
             // way into the action and destroyed once more (about 250 instructions per firing).
-            return finished(Outcome(head: head, data: body, failure: failure, metrics: metrics), progress: progress)
+            return finished(Outcome(head: head, data: body, failure: classified, metrics: metrics), progress: progress)
         }
 
-        /// Finishes the firing with `outcome`: it goes to the parked caller, waits for one, or to the destination.
+        // MARK: Events of the attempt loop
+
+        /// The loop starts attempt `attempt` with `request` as the actions prepared it, or with
+        /// an action's refusal to send it, which becomes the attempt's outcome at once.
+        mutating func start(_ attempt: Int, of request: URLRequest, refusedWith refusal: NetworkError?, meter: AttemptMeter?) -> Action {
+            guard !isFinished else { return .none }
+            self.attempt = attempt
+            self.request = request
+            self.meter = meter
+            head = nil
+            body = nil
+            received = 0
+            expected = nil
+            loop?.sentAt = DispatchTime.now().uptimeNanoseconds
+            loop?.exchange = nil
+            loop?.streamEnd = nil
+            guard let refusal else {
+                phase = .collecting
+                return .send
+            }
+            phase = .ended
+            return handOn(head: nil, data: nil, failure: refusal, metrics: [], isSent: false)
+        }
+
+        /// The attempt's exchange started: kept, to stop when the loop leaves the attempt.
+        mutating func started(_ sessionTask: any NetworkSessionTask, attempt: Int) -> Action {
+            if isCancelled { return .cancelExchange(sessionTask) }
+            if !isFinished, attempt == self.attempt { loop?.exchange = sessionTask }
+            return .none
+        }
+
+        /// The loop asks for what its attempt hands on; parks until there is something.
+        mutating func awaitedOutcome(_ continuation: LoopWaiter) -> Action {
+            if isFinished { return .handOn(continuation, nil) }
+            if let ready = loop?.handedOn.take() { return .handOn(continuation, ready) }
+            loop?.waiter = continuation
+            return .none
+        }
+
+        /// The actions decided on the outcome the loop was handed.
+        mutating func decided(_ decision: Decision) -> Action {
+            guard !isFinished, let deciding = loop?.deciding.take() else { return .none }
+            switch decision {
+            case .retry(let delay):
+                phase = .ended
+                head = nil
+                body = nil
+                loop?.earlierMetrics = deciding.metrics
+                return .retry(after: delay, stopping: loop?.exchange.take())
+            case .streamBody:
+                guard case .awaitingDecision = phase else { return .none }
+                phase = .releasing
+                return .release(head: head, kept: body.take())
+            case .deliver(let error):
+                // A refused streamed head's body is not wanted: its exchange stops (in `finished`).
+                let failure = error ?? deciding.head.flatMap {
+                    $0.isSuccess ? nil : NetworkError.serverStatus(ResponseProblem(head: $0, body: deciding.data))
+                }
+                return finished(Outcome(head: deciding.head, data: deciding.data, failure: failure, metrics: deciding.metrics))
+            }
+        }
+
+        /// The releasing thread delivered what it was given: more kept chunks to deliver, the
+        /// end that came meanwhile, or nothing, when chunks go out as they arrive from now on.
+        mutating func released() -> Action {
+            guard !isFinished, case .releasing = phase else { return .none }
+            if let kept = body.take() { return .release(head: nil, kept: kept) }
+            phase = .streaming
+            guard let end = loop?.streamEnd.take() else { return .none }
+            return finished(end)
+        }
+
+        /// The end of an attempt of the loop: a collected outcome goes to the actions; a streamed
+        /// body's end finishes the firing, once its kept chunks went out.
+        private mutating func attemptEnded(_ failure: NetworkError?) -> Action {
+            let failure = failure.map { NetworkTask.telling($0, head: head, received: received) }
+            let measured: [AttemptMetrics] = if meter != nil, let ended = meter?.ended() { [ended] } else { [] }
+            switch phase {
+            case .streaming, .awaitingDecision, .releasing:
+                let end = Outcome(head: head, data: nil, failure: failure, metrics: (loop?.earlierMetrics ?? []) + measured)
+                guard case .streaming = phase else {
+                    loop?.streamEnd = end
+                    return .none
+                }
+                return finished(end)
+            case .collecting, .ended:
+                phase = .ended
+                let body = body.take() ?? (head == nil ? nil : Data())
+                return handOn(head: head.take(), data: body, failure: failure, metrics: measured)
+            }
+        }
+
+        /// Hands what the attempt produced to the loop (resumed, if parked) and keeps it for the
+        /// decision; `metrics` are this attempt's, put after the earlier attempts'.
+        private mutating func handOn(
+            head: ResponseHead?,
+            data: Data?,
+            failure: NetworkError?,
+            metrics: [AttemptMetrics],
+            isStreamedHead: Bool = false,
+            isSent: Bool = true
+        ) -> Action {
+            let metrics = (loop?.earlierMetrics ?? []) + metrics
+            loop?.deciding = Outcome(head: head, data: data, failure: failure, metrics: metrics)
+            var outcome = AttemptOutcome(request: request, head: head, data: data, error: failure)
+            if isSent, let sentAt = loop?.sentAt {
+                outcome.duration = TimeInterval(DispatchTime.now().uptimeNanoseconds - sentAt) / 1_000_000_000
+            }
+            outcome.isStreamedHead = isStreamedHead
+            outcome.metrics = metrics
+            if let waiter = loop?.waiter.take() { return .handOn(waiter, outcome) }
+            loop?.handedOn = outcome
+            return .none
+        }
+
+        /// Finishes the firing with `outcome`: it goes to the parked caller, waits for one, or to
+        /// the destination; an attempt loop still parked, or an exchange still running for it, stops.
         private mutating func finished(_ outcome: consuming Outcome, progress: TransferProgress? = nil) -> Action {
             isFinished = true
-            let stopping = isCancelled ? cancellables : []
+            var stopping = isCancelled ? cancellables : []
             cancellables = []
+            var hasStreamedHead = false
+            switch phase {
+            case .streaming, .releasing: hasStreamedHead = true
+            case .awaitingDecision: if let exchange = loop?.exchange.take() { stopping.append(exchange) }
+            case .collecting, .ended: break
+            }
+            if loop != nil {
+                if isCancelled, let exchange = loop?.exchange.take() { stopping.append(exchange) }
+                if let loopWaiter = loop?.waiter.take() { stopping.append(CancelHandler { loopWaiter.resume(returning: nil) }) }
+            }
             var resuming: Waiter?
             if parksOutcome, !handsOverAfterHandlers {
                 if let waiter = waiter.take() { resuming = waiter } else { unclaimed = NetworkTask.reported(outcome) }
             }
             let delivering = deliveryWaiters
             deliveryWaiters = []
-            return .finish(outcome, stopping: stopping, hasStreamedHead: isStreaming, resuming: resuming, progress: progress, delivering: delivering)
+            return .finish(outcome, stopping: stopping, hasStreamedHead: hasStreamedHead, resuming: resuming, progress: progress, delivering: delivering)
         }
     }
 }
