@@ -93,8 +93,7 @@ public final class NetworkTask: Sendable {
         run(state.withLock { $0.started(sessionTask) })
     }
 
-    /// Delivers `outcome` (made by the attempt loop, or a request that could not be built)
-    /// unless the task already finished or was cancelled.
+    /// Delivers `outcome` (a WebSocket firing's end) unless the task already finished or was cancelled.
     /// - Returns: whether this outcome finished the task (`false` once it was finished or cancelled).
     @discardableResult
     func finish(with outcome: AttemptOutcome) -> Bool {
@@ -288,7 +287,7 @@ public final class NetworkTask: Sendable {
 
 /// A session reports the call's only attempt straight to its task, each report once: the task
 /// is the exchange's receiver, so nothing sits between the two. (The attempt loop's attempts
-/// report through an ``AttemptReceiver`` each.)
+/// report through an `AttemptReceiver` each.)
 @_spi(Transport) extension NetworkTask: ResponseReceiver {
     /// Receives the response head.
     @_spi(Transport) public func receive(_ head: ResponseHead) {
