@@ -125,7 +125,7 @@ public struct FiringFunction: Sendable {
                 measuring: collectsMetrics ? AttemptMeter(attempt: attempt, clock: clock) : nil,
                 through: session, options: options
             )
-            guard var outcome = await task.nextOutcome() else { return }
+            var outcome = await task.nextOutcome()
             let decision: NetworkTask.State.Decision =
                 if let delay = await call.decide(&outcome, with: actions, attempt: attempt) {
                     .retry(after: delay)
@@ -134,6 +134,7 @@ public struct FiringFunction: Sendable {
                 } else {
                     .deliver(outcome.error)
                 }
+            // Once the task finished (cancelled), whatever was decided changes nothing.
             guard let delay = task.decided(decision) else { return }
             // Returns early when the task is cancelled; the loop then ends.
             try? await clock.sleep(for: delay)

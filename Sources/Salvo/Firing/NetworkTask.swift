@@ -347,9 +347,10 @@ extension NetworkTask {
         run(state.withLock { $0.started(sessionTask, attempt: attempt) })
     }
 
-    /// What the attempt the loop started handed on: a streamed head, or the attempt's end; `nil`
-    /// once the task has finished (cancelled), when the loop has nothing left to decide.
-    func nextOutcome() async -> AttemptOutcome? {
+    /// What the attempt the loop started handed on: a streamed head, or the attempt's end. Once
+    /// the task was cancelled, the attempt as ``NetworkError/cancelled``: the actions still see
+    /// it (a logging or metrics action counts the cancelled call), and their decision changes nothing.
+    func nextOutcome() async -> AttemptOutcome {
         await withCheckedContinuation { continuation in
             run(state.withLock { $0.awaitedOutcome(continuation) })
         }
@@ -427,8 +428,8 @@ extension NetworkTask {
         typealias Waiter = CheckedContinuation<Result<NetworkResponse, NetworkError>, Never>
         /// A caller of ``NetworkTask/delivered()``, parked until the outcome was delivered.
         typealias DeliveryWaiter = CheckedContinuation<Void, Never>
-        /// The attempt loop, parked in ``NetworkTask/nextOutcome()``; resumed with `nil` once the task finished.
-        typealias LoopWaiter = CheckedContinuation<AttemptOutcome?, Never>
+        /// The attempt loop, parked in ``NetworkTask/nextOutcome()``.
+        typealias LoopWaiter = CheckedContinuation<AttemptOutcome, Never>
 
         /// Where the running attempt's body goes.
         enum Phase {
@@ -470,8 +471,8 @@ extension NetworkTask {
             case cancelExchange(any NetworkSessionTask)
             /// The loop waits `after` seconds, then starts the next attempt; stop the left one's exchange.
             case retry(after: TimeInterval, stopping: (any NetworkSessionTask)?)
-            /// Resume the attempt loop with what its attempt handed on (`nil`: the task finished).
-            indirect case handOn(LoopWaiter, AttemptOutcome?)
+            /// Resume the attempt loop with what its attempt handed on.
+            indirect case handOn(LoopWaiter, AttemptOutcome)
             case resume(Waiter, Result<NetworkResponse, NetworkError>)
             /// Resume a caller of ``NetworkTask/delivered()`` behind the delivery already made or queued.
             case resumeBehindDelivery(DeliveryWaiter)
@@ -716,9 +717,10 @@ extension NetworkTask {
         /// The loop starts attempt `attempt` with `request` as the actions prepared it, or with
         /// an action's refusal to send it, which becomes the attempt's outcome at once.
         mutating func start(_ attempt: Int, of request: URLRequest, refusedWith refusal: NetworkError?, meter: AttemptMeter?) -> Action {
+            // Kept even once the task finished: the cancelled attempt the loop is handed names it.
+            self.request = request
             guard !isFinished else { return .none }
             self.attempt = attempt
-            self.request = request
             self.meter = meter
             head = nil
             body = nil
@@ -744,7 +746,7 @@ extension NetworkTask {
 
         /// The loop asks for what its attempt hands on; parks until there is something.
         mutating func awaitedOutcome(_ continuation: LoopWaiter) -> Action {
-            if isFinished { return .handOn(continuation, nil) }
+            if isFinished { return .handOn(continuation, cancelledAttempt()) }
             if let ready = loop?.handedOn.take() { return .handOn(continuation, ready) }
             loop?.waiter = continuation
             return .none
@@ -826,6 +828,15 @@ extension NetworkTask {
             return .none
         }
 
+        /// The running attempt as the cancel left it, for the loop's actions to see: metrics
+        /// ended, after the earlier attempts'.
+        private mutating func cancelledAttempt() -> AttemptOutcome {
+            var outcome = AttemptOutcome(request: request, head: nil, error: .cancelled)
+            let measured: [AttemptMetrics] = if meter != nil, let ended = meter?.ended() { [ended] } else { [] }
+            outcome.metrics = (loop?.earlierMetrics ?? []) + measured
+            return outcome
+        }
+
         /// Finishes the firing with `outcome`: it goes to the parked caller, waits for one, or to
         /// the destination; an attempt loop still parked, or an exchange still running for it, stops.
         private mutating func finished(_ outcome: consuming Outcome, progress: TransferProgress? = nil) -> Action {
@@ -840,7 +851,11 @@ extension NetworkTask {
             }
             if loop != nil {
                 if isCancelled, let exchange = loop?.exchange.take() { stopping.append(exchange) }
-                if let loopWaiter = loop?.waiter.take() { stopping.append(CancelHandler { loopWaiter.resume(returning: nil) }) }
+                if let loopWaiter = loop?.waiter.take() {
+                    // Only a cancel finishes the task while the loop waits for its attempt.
+                    let cancelled = cancelledAttempt()
+                    stopping.append(CancelHandler { loopWaiter.resume(returning: cancelled) })
+                }
             }
             var resuming: Waiter?
             if parksOutcome, !handsOverAfterHandlers {

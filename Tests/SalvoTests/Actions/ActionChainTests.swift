@@ -192,6 +192,26 @@ private struct InactiveAction: NetworkAction {
         #expect(session.requests.count == 1)
     }
 
+    /// Logging and metrics actions count a cancelled call: the attempt in flight when the task
+    /// is cancelled is handed to the actions as `.cancelled`, and what they decide changes nothing.
+    @Test func theActionsSeeTheAttemptInFlightWhenTheCallIsCancelled() async throws {
+        let time = TestClock()
+        let log = Transcript()
+        let retryingProbe = Probe(name: "p", transcript: log) { _, _ in .retry }
+        var server = server
+        server.actions = [retryingProbe]
+        let call = NetCall(
+            server: server, endpoint: .get("/items"), callbackQueue: .immediate,
+            firingFunction: .mock(.text("late").delayed(by: 60), clock: time.clock)
+        )
+        let task = call.fire()
+        #expect(await time.waitForSleepers(1, timeout: 10))
+        task.cancel()
+        #expect(await eventually { log.all.contains("decide p attempt=1 error=cancelled") }, "\(log.all)")
+        #expect(log.all == ["prepare p", "decide p attempt=1 error=cancelled"], "no attempt follows the decision")
+        #expect(task.isCancelled)
+    }
+
     @Test func inactiveActionsAreLeftOutAndTheCallStaysOnTheSynchronousPath() {
         let delivered = Transcript()
         var server = server
