@@ -81,13 +81,16 @@ enum WSClientConnection {
             logger: logger
         ) { messages, outbound, _ in
             try await reader.serve(messages.messages(maxSize: limit).makeAsyncIterator()) {
-                // Only the stream holds the token: when Salvo drops it, the connection stops.
+                // Only the channel holds the token: when Salvo drops it, the connection stops. Not
+                // the stream alone: a read cancelled with the app's task drops the stream's closure,
+                // and Salvo's 1000 close still goes out through `send`.
                 let token = Abandonment { [weak reader] in reader?.abandon() }
                 let inbound = AsyncThrowingStream<Salvo.WebSocketFrame, any Error>(unfolding: { [token] in
                     withExtendedLifetime(token) {}
                     return try await reader.next()
                 })
-                opened.succeed(WebSocketChannel(inbound: inbound) { frame in
+                opened.succeed(WebSocketChannel(inbound: inbound) { [token] frame in
+                    withExtendedLifetime(token) {}
                     try await write(frame, to: outbound)
                     // Salvo may read no more after its close: WSClient reads the peer's answer itself.
                     if case .close = frame { reader.release() }
@@ -229,7 +232,10 @@ private final class InboundReader: @unchecked Sendable {
                 }
                 endReading(.success(()))
             } catch {
-                endReading(.failure(error))
+                // Salvo reads in the app's task when the app's loop waits (see WebSocketInbox): a
+                // read cancelled with it ends NIO's inbound stream. WSClient then closes with 1000,
+                // as for an app leaving its loop, not with 1011 for an error.
+                endReading(Task.isCancelled ? .success(()) : .failure(error))
             }
         }
         return try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Salvo.WebSocketFrame?, any Error>) in
