@@ -17,23 +17,19 @@ final class WebSocketInbox: Sendable {
     /// One channel's frames and the limit on a message, read by one task at a time: the reader's
     /// or the app's, handed between them through the inbox.
     final class Source: @unchecked Sendable {
-        // Safe: `iterator` and `hasDelivered` are used only by the task holding the source, and it
-        // passes between the reader and the app's loop only through the inbox's lock, which orders
-        // one holder's accesses before the next one's.
-        private var iterator: AsyncThrowingStream<WebSocketFrame, any Error>.AsyncIterator
+        // Safe: `hasDelivered` is used only by the task holding the source, and the source passes
+        // between the reader and the app's loop only through the inbox's lock, which orders one
+        // holder's accesses before the next one's.
+        /// The channel's next frame, `nil` once it ended.
+        let next: @Sendable () async throws -> WebSocketFrame?
         /// The largest message the app's loop takes itself; a larger one goes to the reader (1009).
         let maximumMessageSize: Int
         /// Whether a message was read from the channel (a reconnection then counts no failure).
         var hasDelivered = false
 
         init(_ channel: WebSocketChannel, maximumMessageSize: Int) {
-            iterator = channel.inbound.makeAsyncIterator()
+            next = channel.receive
             self.maximumMessageSize = maximumMessageSize
-        }
-
-        /// The channel's next frame, `nil` once it ended.
-        func next() async throws -> WebSocketFrame? {
-            try await iterator.next()
         }
     }
 

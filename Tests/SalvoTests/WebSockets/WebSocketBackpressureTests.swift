@@ -3,8 +3,7 @@ import Testing
 @_spi(Transport) import Salvo
 
 /// Backpressure: a connection stops pulling frames from its transport while
-/// `maximumUnreadMessages` wait unread, and a transport's `WebSocketInboundQueue` makes its
-/// reading loop wait while Salvo does not pull.
+/// `maximumUnreadMessages` wait unread.
 @Suite struct WebSocketBackpressureTests {
     /// A transport whose peer has 10,000 messages ready and counts how many Salvo pulled.
     private final class Firehose: Sendable {
@@ -13,12 +12,11 @@ import Testing
 
         var transport: WebSocketTransport {
             WebSocketTransport(name: "firehose") { _ in
-                let inbound = AsyncThrowingStream<WebSocketFrame, any Error> {
+                WebSocketChannel(receive: {
                     let count = self.pulls.increment()
                     self.pull.yield(count)
                     return count > 10_000 ? nil : .message(.text("\(count)"))
-                }
-                return WebSocketChannel(inbound: inbound) { _ in }
+                }, send: { _ in })
             }
         }
 
@@ -44,40 +42,6 @@ import Testing
         await firehose.waitForPulls(4)   // reading one makes room for one
         #expect(try await iterator.next() == .text("2"))
         await connection.close()
-    }
-
-    @Test func aQueuesPushWaitsWhileItIsFullAndReturnsFalseOnceTheStreamIsDropped() async throws {
-        let queue = WebSocketInboundQueue()
-        let (abandoned, abandon) = AsyncStream<Void>.makeStream()
-        queue.onAbandon { abandon.yield() }
-        var stream: AsyncThrowingStream<WebSocketFrame, any Error>? = queue.makeStream()
-        #expect(await queue.push(.message(.text("a"))))   // room for one
-        let second = Task { await queue.push(.message(.text("b"))) }
-        var iterator = stream?.makeAsyncIterator()
-        #expect(try await iterator?.next() == .message(.text("a")))
-        #expect(await second.value)                        // taking "a" made room for "b"
-        #expect(try await iterator?.next() == .message(.text("b")))
-
-        let third = Task { () -> Bool in
-            _ = await queue.push(.message(.text("c")))
-            return await queue.push(.message(.text("d")))  // full, or abandoned: never taken
-        }
-        iterator = nil
-        stream = nil                                       // Salvo stopped reading
-        for await _ in abandoned { break }
-        #expect(await third.value == false)
-        #expect(await queue.push(.message(.text("e"))) == false)
-    }
-
-    @Test func aQueueEndsWithTheTransportsErrorAfterWhatItHolds() async throws {
-        let queue = WebSocketInboundQueue(capacity: 2)
-        #expect(await queue.push(.message(.text("a"))))
-        queue.finish(throwing: WebSocketFailure.connectionLost("reset"))
-        var received: [WebSocketFrame] = []
-        await #expect(throws: WebSocketFailure.self) {
-            for try await frame in queue.makeStream() { received.append(frame) }
-        }
-        #expect(received == [.message(.text("a"))])
     }
 }
 

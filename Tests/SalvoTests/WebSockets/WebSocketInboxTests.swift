@@ -149,6 +149,20 @@ import SalvoTesting
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func leavingTheLoopGivesTheChannelBackSoTheReaderClosesWith1000AndReadsThePeersAnswer() async throws {
+        let mock = server()
+        let connection = try await call(mock).connect()
+        let reading = try await handOver(connection) { messages -> WebSocketMessage? in
+            for try await message in messages { return message }
+            return nil
+        }
+        #expect(try await reading.value == .text("first"))
+        await connection.reader?.value                   // the reader took the channel back and read to its end
+        #expect(mock.log.closes == [WebSocketClose(.normalClosure)])
+        #expect(connection.peerClose == WebSocketClose(.normalClosure))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func aMessageOverTheLimitReadByTheLoopGoesToTheReaderWhichClosesWith1009() async throws {
         let mock = server { _, peer in try await peer.send(.binary(Data(count: 11))) }
         var call = call(mock)
