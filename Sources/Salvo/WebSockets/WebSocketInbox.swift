@@ -12,7 +12,7 @@ import Foundation
 /// back to the reader with the channel, and so does the channel when the app closes or stops
 /// reading: the closing handshake, the 1009 close, reconnection and `resubscribe` run on the
 /// reader's task, never on the app's. Not generic, so a message handed over costs no run-time
-/// metadata lookups; one lock per message.
+/// metadata lookups; one lock per message the reader hands over, two per message the loop reads.
 final class WebSocketInbox: Sendable {
     /// One channel's frames and the limit on a message, read by one task at a time: the reader's
     /// or the app's, handed between them through the inbox.
@@ -93,7 +93,11 @@ final class WebSocketInbox: Sendable {
         switch state.withLock({ $0.yield(message, from: source, limit: limit) }) {
         case .toApp(let app, let parks):
             app.resume(returning: .message(message))
-            if parks { return await park() }
+            if parks {
+                let watch = watchWhileParked()
+                defer { watch.cancel() }
+                return await park()
+            }
         case .full:
             await waitForRoom()
         case .kept, .dropped:
@@ -115,6 +119,33 @@ final class WebSocketInbox: Sendable {
             if let ready { reader.resume(returning: ready) }
         }
     }
+
+    /// While the reader is parked: takes the channel back once it sat parked, not read, for a whole
+    /// ``idleInterval``, so a loop that stops asking for messages (its body busy) has the
+    /// connection read ahead again, answering pings and seeing the peer's close, up to `limit`.
+    /// One wake-up per interval while parked, none per message.
+    private func watchWhileParked() -> Task<Void, Never> {
+        Task { [weak self] in
+            var reads: Int?
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: Self.idleInterval)
+                guard let self, !Task.isCancelled else { return }
+                let handBack = self.state.withLock { state -> State.HandBack? in
+                    defer { reads = state.appReads }
+                    guard state.source != nil, reads == state.appReads else { return nil }
+                    return state.reclaim()
+                }
+                if let handBack {
+                    handBack.reader.resume(returning: handBack.resume)
+                    return
+                }
+            }
+        }
+    }
+
+    /// How long a channel parked for the app's loop may sit unread before the reader reads ahead
+    /// again (the first check may come up to twice as late): half a second.
+    static let idleInterval: UInt64 = 500_000_000
 
     private func waitForRoom() async {
         await withTaskCancellationHandler {
@@ -314,6 +345,8 @@ extension WebSocketInbox {
         var parked: UnsafeContinuation<Resume, Never>?
         /// The channel came back before the reader parked: what it takes when it does.
         var handedBack: Resume?
+        /// How many times the app's loop took the channel to read it.
+        var appReads = 0
         var onCancel: (@Sendable () -> Void)?
     }
 }
@@ -379,6 +412,7 @@ extension WebSocketInbox.State {
         case nil:
             guard mayRead, let source else { return .empty }
             self.source = nil
+            appReads &+= 1
             return .read(source)
         }
     }

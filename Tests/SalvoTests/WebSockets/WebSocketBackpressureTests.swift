@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Transport) import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// Backpressure: a connection stops pulling frames from its transport while
 /// `maximumUnreadMessages` wait unread.
@@ -41,6 +41,58 @@ import Testing
         #expect(try await iterator.next() == .text("1"))
         await firehose.waitForPulls(4)   // reading one makes room for one
         #expect(try await iterator.next() == .text("2"))
+        await connection.close()
+    }
+}
+
+extension WebSocketBackpressureTests {
+    /// A firehose whose first message waits for the app's first send.
+    private final class GatedFirehose: Sendable {
+        let pulls = Counter()
+        let (pulled, pull) = AsyncStream<Int>.makeStream()
+        let (opened, open) = AsyncStream<Void>.makeStream()
+
+        var transport: WebSocketTransport {
+            WebSocketTransport(name: "gated firehose") { _ in
+                WebSocketChannel(receive: {
+                    let count = self.pulls.increment()
+                    if count == 1 { for await _ in self.opened { break } }
+                    self.pull.yield(count)
+                    return .message(.text("\(count)"))
+                }, send: { _ in self.open.yield() })
+            }
+        }
+
+        func waitForPulls(_ count: Int) async {
+            if pulls.value >= count { return }
+            for await pulled in pulled where pulled >= count { return }
+        }
+    }
+
+    /// Once the loop has waited, it reads the channel itself; when it then stops asking for
+    /// messages (its body busy), the connection takes the channel back and reads ahead again, up to
+    /// `maximumUnreadMessages`, rather than leave the peer unread (and its pings unanswered).
+    @Test(.timeLimit(.minutes(1)))
+    func aLoopThatStopsReadingAfterItWaitedHasTheConnectionReadAheadAgain() async throws {
+        let firehose = GatedFirehose()
+        var call = WebSocketCall(server: ServerConfig(scheme: "wss", host: "feed.example.com"), endpoint: .get("/feed"))
+        call.maximumUnreadMessages = 3
+        call.transport = firehose.transport
+        let connection = try await call.connect()
+        let (resumed, resume) = AsyncStream<Void>.makeStream()
+        let reading = Task {
+            var iterator = connection.messages.makeAsyncIterator()
+            var received = [try await iterator.next()]
+            for await _ in resumed { break }           // the loop's body, busy
+            received.append(try await iterator.next())
+            return received
+        }
+        while !connection.inbox.isAppWaiting { await Task.yield() }
+        try await connection.send("go")                // "1", handed to the waiting loop with the channel
+        await firehose.waitForPulls(4)                 // taken back after half a second unread: 2, 3, 4 read ahead
+        #expect(connection.inbox.isReadByApp == nil)
+        resume.yield()
+        #expect(try await reading.value == [.text("1"), .text("2")])
         await connection.close()
     }
 }
