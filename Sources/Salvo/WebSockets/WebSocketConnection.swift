@@ -8,7 +8,8 @@ import FoundationNetworking
 /// The connection reads what the peer sends as it arrives and keeps it for ``messages`` in order;
 /// while ``WebSocketCall/maximumUnreadMessages`` wait unread it stops reading from the peer
 /// (backpressure), so a fast peer and a slow reader hold a bounded number of messages. Once the
-/// loop over ``messages`` waits for a message, the loop reads the peer itself while it waits.
+/// loop over ``messages`` waits for a message, the loop reads the peer itself while it waits; when
+/// it then asks for none for half a second, the connection reads ahead again.
 /// It ends when the app closes it, when the peer closes it (``peerClose`` then says why and the
 /// messages end without an error), when it fails (the messages throw a ``NetworkError`` naming the
 /// URL), or when the task reading its messages is cancelled or leaves the loop (it closes with 1000).
