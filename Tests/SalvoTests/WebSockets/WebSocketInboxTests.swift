@@ -106,11 +106,14 @@ import SalvoTesting
         return reading
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func cancellingTheLoopWhileItReadsTheChannelClosesWith1000AndDoesNotReconnect() async throws {
+    /// Over the mock, and through `.recording(through:into:)` around it (which pulls through).
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func cancellingTheLoopWhileItReadsTheChannelClosesWith1000AndDoesNotReconnect(isRecorded: Bool) async throws {
         let time = TestClock()
         let mock = server()
         var call = call(mock)
+        let recorder = WebSocketRecorder()
+        if isRecorded { call.transport = .recording(through: .mock(mock), into: recorder) }
         call.reconnection = ReconnectionPolicy(delay: 1, jitter: 0, clock: time.clock)
         let connection = try await call.connect()
         let reading = try await handOver(connection) { messages in
@@ -126,6 +129,7 @@ import SalvoTesting
         #expect(mock.log.closes == [WebSocketClose(.normalClosure)])
         #expect(mock.log.handshakes.count == 1)
         #expect(time.sleeps.isEmpty)
+        if isRecorded { #expect(recorder.transcript.events.contains(.receivedText("first"))) }
     }
 
     @Test(.timeLimit(.minutes(1)))
