@@ -109,8 +109,8 @@ public struct WebSocketTransport: Sendable {
     }
 
     /// A channel whose frames come from a stream, for a transport that reads on a task of its own.
-    /// Cancelling a read ends an `AsyncThrowingStream`: its `onTermination` should stop the
-    /// connection's reading, not its sending.
+    /// A read cancelled with the app's task ends an `AsyncThrowingStream` (its `onTermination`
+    /// runs): close with 1000 there, or keep `send` working for Salvo's 1000 close.
     public init(
         subprotocol: String? = nil,
         inbound: AsyncThrowingStream<WebSocketFrame, any Error>,
