@@ -7,7 +7,9 @@ import FoundationNetworking
 ///
 /// The connection reads what the peer sends as it arrives and keeps it for ``messages`` in order;
 /// while ``WebSocketCall/maximumUnreadMessages`` wait unread it stops reading from the peer
-/// (backpressure), so a fast peer and a slow reader hold a bounded number of messages.
+/// (backpressure), so a fast peer and a slow reader hold a bounded number of messages. Once the
+/// loop over ``messages`` waits for a message, the loop reads the peer itself while it waits; when
+/// it then asks for none for half a second, the connection reads ahead again.
 /// It ends when the app closes it, when the peer closes it (``peerClose`` then says why and the
 /// messages end without an error), when it fails (the messages throw a ``NetworkError`` naming the
 /// URL), or when the task reading its messages is cancelled or leaves the loop (it closes with 1000).
@@ -45,7 +47,11 @@ public final class WebSocketConnection: Sendable {
 
     private let call: WebSocketCall
     private let state: Locked<State>
-    private let inbox: WebSocketInbox
+    /// What the reader hands the app's loop through (visible to tests, which watch the hand-over).
+    let inbox: WebSocketInbox
+
+    /// The reader's task: it ends once the connection is over (for tests).
+    var reader: Task<Void, Never>? { state.withLock { $0.pump } }
 
     init(call: WebSocketCall, channel: WebSocketChannel, url: URL) {
         self.call = call
@@ -54,10 +60,11 @@ public final class WebSocketConnection: Sendable {
         self.inbox = inbox
         messages = WebSocketMessages(inbox)
         state = Locked(State(channel: channel, subprotocol: channel.subprotocol))
-        // Leaving the loop or cancelling its task closes the connection with 1000.
+        // Leaving the loop or cancelling its task closes the connection with 1000: marked closed
+        // at once, so that the reader, seeing the channel end next, does not reconnect.
         inbox.onCancel { [weak self] in
-            guard let self else { return }
-            Task { await self.close() }
+            guard let self, let channel = self.beginClosing() else { return }
+            Task { try? await channel.send(.close(WebSocketClose(.normalClosure))) }
         }
         let pump = Task { await self.run(first: channel) }
         state.withLock { $0.pump = pump }
@@ -127,6 +134,14 @@ public final class WebSocketConnection: Sendable {
     ///   - code: the code, `1000` unless given; one an endpoint may not send (``WebSocketClose/Code/isSendable``) is sent as `1000`.
     ///   - reason: the reason; cut to 123 UTF-8 bytes at a character boundary.
     public func close(_ code: WebSocketClose.Code = .normalClosure, reason: String = "") async {
+        guard let channel = beginClosing() else { return }
+        let frame = WebSocketClose(code.isSendable ? code : .normalClosure, reason: reason)
+        try? await channel.send(.close(WebSocketClose(frame.code, reason: frame.sendableReason)))
+    }
+
+    /// Marks the connection closed by the app, once: the channel to send the close on, `nil` when
+    /// closed already or waiting to reconnect (the reader's wait is cancelled then).
+    private func beginClosing() -> WebSocketChannel? {
         let (channel, pump) = state.withLock { state -> (WebSocketChannel?, Task<Void, Never>?) in
             guard !state.isClosedByApp else { return (nil, nil) }
             state.isClosedByApp = true
@@ -134,13 +149,8 @@ public final class WebSocketConnection: Sendable {
         }
         // The closing handshake needs the peer read, whether or not the app reads on.
         inbox.release()
-        guard let channel else {
-            // Waiting to reconnect, or already closed: nothing to send the close on.
-            pump?.cancel()
-            return
-        }
-        let frame = WebSocketClose(code.isSendable ? code : .normalClosure, reason: reason)
-        try? await channel.send(.close(WebSocketClose(frame.code, reason: frame.sendableReason)))
+        if channel == nil { pump?.cancel() }
+        return channel
     }
 
     private func write(_ frame: WebSocketFrame) async throws(NetworkError) {
@@ -188,34 +198,44 @@ public final class WebSocketConnection: Sendable {
         }
     }
 
-    /// Reads one channel until it ends; whether any message arrived on it.
+    /// Reads one channel until it ends, or hands it to the app's loop and processes what comes back
+    /// (see `WebSocketInbox`); whether any message arrived on it.
     private func read(_ channel: WebSocketChannel) async -> (End, Bool) {
-        var delivered = false
+        let source = WebSocketInbox.Source(channel, maximumMessageSize: call.maximumMessageSize)
         var close: WebSocketClose?
+        var handedBack: Result<WebSocketFrame?, any Error>?
         do {
-            for try await frame in channel.inbound {
+            while true {
+                let frame: WebSocketFrame?
+                if let handed = handedBack {
+                    handedBack = nil
+                    frame = try handed.get()
+                } else {
+                    frame = try await source.next()
+                }
                 switch frame {
-                case .message(let message):
+                case .message(let message)?:
                     guard message.count <= call.maximumMessageSize else {
                         try? await channel.send(.close(WebSocketClose(.messageTooBig)))
-                        return (.failed(WebSocketCall.networkError(WebSocketFailure.messageTooBig(limit: call.maximumMessageSize), url: url), isTransient: false), delivered)
+                        return (.failed(WebSocketCall.networkError(WebSocketFailure.messageTooBig(limit: call.maximumMessageSize), url: url), isTransient: false), source.hasDelivered)
                     }
-                    delivered = true
-                    await inbox.yield(message)
-                case .close(let frame):
+                    source.hasDelivered = true
+                    if case .process(let next) = await inbox.yield(message, from: source) { handedBack = next }
+                case .close(let frame)?:
                     close = frame
                     state.withLock { $0.peerClose = frame }
-                case .ping, .pong:
+                case .ping?, .pong?:
                     break
+                case nil:
+                    return (.closed(close), source.hasDelivered)
                 }
             }
-            return (.closed(close), delivered)
         } catch {
             let isTransient = switch error as? WebSocketFailure {
             case .messageTooBig, .invalidUTF8, .protocolError, .handshakeRefused: false
             case .connectionLost, nil: true
             }
-            return (.failed(WebSocketCall.networkError(error, url: url), isTransient: isTransient), delivered)
+            return (.failed(WebSocketCall.networkError(error, url: url), isTransient: isTransient), source.hasDelivered)
         }
     }
 

@@ -74,26 +74,19 @@ extension WebSocketTransport {
         WebSocketTransport(name: "recording \(transport.name)") { handshake in
             let channel = try await transport.connect(handshake)
             recorder.begin(handshake.url)
-            // One frame at a time, so the recording keeps the inner transport's backpressure.
-            let queue = WebSocketInboundQueue()
-            let pump = Task {
-                do {
-                    for try await frame in channel.inbound {
-                        switch frame {
-                        case .message(.text(let text)): recorder.record(.receivedText(text))
-                        case .message(.binary(let data)): recorder.record(.receivedBinary(data))
-                        case .close(let close): recorder.record(.closed(code: close.code.rawValue, reason: close.reason))
-                        case .ping, .pong: break
-                        }
-                        guard await queue.push(frame) else { return }
-                    }
-                    queue.finish()
-                } catch {
-                    queue.finish(throwing: error)
+            // Pulled through, one frame at a time, by whichever task reads: the inner transport's
+            // backpressure and its answer to a cancelled read stay as they are.
+            let receive: @Sendable () async throws -> WebSocketFrame? = {
+                let frame = try await channel.receive()
+                switch frame {
+                case .message(.text(let text))?: recorder.record(.receivedText(text))
+                case .message(.binary(let data))?: recorder.record(.receivedBinary(data))
+                case .close(let close)?: recorder.record(.closed(code: close.code.rawValue, reason: close.reason))
+                case .ping?, .pong?, nil: break
                 }
+                return frame
             }
-            queue.onAbandon { pump.cancel() }
-            return WebSocketChannel(subprotocol: channel.subprotocol, inbound: queue.makeStream()) { frame in
+            return WebSocketChannel(subprotocol: channel.subprotocol, receive: receive) { frame in
                 switch frame {
                 case .message(.text(let text)): recorder.record(.sentText(text))
                 case .message(.binary(let data)): recorder.record(.sentBinary(data))

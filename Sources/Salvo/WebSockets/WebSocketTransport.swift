@@ -77,24 +77,52 @@ public struct WebSocketTransport: Sendable {
 }
 
 /// An open connection as a transport hands it to Salvo.
+///
+/// Salvo pulls what the peer sends with ``receive``, one call at a time, from the task that reads:
+/// the connection's reader, or the app's loop itself once it waits for messages (one task fewer
+/// per message). So a read may be cancelled with the app's task: the transport then ends its
+/// frames (returns `nil` or throws) and Salvo closes with 1000 through ``send``, which must still
+/// work.
+///
+/// ```swift
+/// WebSocketChannel(receive: { try await socket.nextFrame() }, send: { frame in try await socket.write(frame) })
+/// ```
 @_spi(Transport) public struct WebSocketChannel: Sendable {
     /// The subprotocol the server chose, if any.
     public var subprotocol: String?
-    /// What the peer sends, in order: messages, pongs (when the transport reports them) and at most
-    /// one close. It ends after the close, and throws when the connection fails.
-    public var inbound: AsyncThrowingStream<WebSocketFrame, any Error>
+    /// The next thing the peer sent: a message, a pong (when the transport reports them), at most
+    /// one close; `nil` once it ended (after the close), and throws when the connection fails.
+    /// Not called again after `nil` or an error.
+    public var receive: @Sendable () async throws -> WebSocketFrame?
     /// Sends a frame; a `.close` starts the closing handshake.
     public var send: @Sendable (WebSocketFrame) async throws -> Void
 
     /// A channel from its parts.
     public init(
         subprotocol: String? = nil,
-        inbound: AsyncThrowingStream<WebSocketFrame, any Error>,
+        receive: @escaping @Sendable () async throws -> WebSocketFrame?,
         send: @escaping @Sendable (WebSocketFrame) async throws -> Void
     ) {
         self.subprotocol = subprotocol
-        self.inbound = inbound
+        self.receive = receive
         self.send = send
+    }
+
+    /// A channel whose frames come from a stream, for a transport that reads on a task of its own.
+    /// A read cancelled with the app's task ends an `AsyncThrowingStream` (its `onTermination`
+    /// runs): close with 1000 there, or keep `send` working for Salvo's 1000 close.
+    public init(
+        subprotocol: String? = nil,
+        inbound: AsyncThrowingStream<WebSocketFrame, any Error>,
+        send: @escaping @Sendable (WebSocketFrame) async throws -> Void
+    ) {
+        let frames = Locked(Optional(inbound.makeAsyncIterator()))
+        self.init(subprotocol: subprotocol, receive: {
+            // One read at a time: the iterator is taken out for it and put back after.
+            var iterator = frames.withLock { $0.take() }
+            defer { frames.withLock { $0 = iterator } }
+            return try await iterator?.next()
+        }, send: send)
     }
 }
 

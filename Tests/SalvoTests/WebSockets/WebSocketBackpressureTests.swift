@@ -1,10 +1,9 @@
 import Foundation
 import Testing
-@_spi(Transport) import Salvo
+@_spi(Transport) @testable import Salvo
 
 /// Backpressure: a connection stops pulling frames from its transport while
-/// `maximumUnreadMessages` wait unread, and a transport's `WebSocketInboundQueue` makes its
-/// reading loop wait while Salvo does not pull.
+/// `maximumUnreadMessages` wait unread.
 @Suite struct WebSocketBackpressureTests {
     /// A transport whose peer has 10,000 messages ready and counts how many Salvo pulled.
     private final class Firehose: Sendable {
@@ -13,12 +12,11 @@ import Testing
 
         var transport: WebSocketTransport {
             WebSocketTransport(name: "firehose") { _ in
-                let inbound = AsyncThrowingStream<WebSocketFrame, any Error> {
+                WebSocketChannel(receive: {
                     let count = self.pulls.increment()
                     self.pull.yield(count)
                     return count > 10_000 ? nil : .message(.text("\(count)"))
-                }
-                return WebSocketChannel(inbound: inbound) { _ in }
+                }, send: { _ in })
             }
         }
 
@@ -45,39 +43,57 @@ import Testing
         #expect(try await iterator.next() == .text("2"))
         await connection.close()
     }
+}
 
-    @Test func aQueuesPushWaitsWhileItIsFullAndReturnsFalseOnceTheStreamIsDropped() async throws {
-        let queue = WebSocketInboundQueue()
-        let (abandoned, abandon) = AsyncStream<Void>.makeStream()
-        queue.onAbandon { abandon.yield() }
-        var stream: AsyncThrowingStream<WebSocketFrame, any Error>? = queue.makeStream()
-        #expect(await queue.push(.message(.text("a"))))   // room for one
-        let second = Task { await queue.push(.message(.text("b"))) }
-        var iterator = stream?.makeAsyncIterator()
-        #expect(try await iterator?.next() == .message(.text("a")))
-        #expect(await second.value)                        // taking "a" made room for "b"
-        #expect(try await iterator?.next() == .message(.text("b")))
+extension WebSocketBackpressureTests {
+    /// A firehose whose first message waits for the app's first send.
+    private final class GatedFirehose: Sendable {
+        let pulls = Counter()
+        let (pulled, pull) = AsyncStream<Int>.makeStream()
+        let (opened, open) = AsyncStream<Void>.makeStream()
 
-        let third = Task { () -> Bool in
-            _ = await queue.push(.message(.text("c")))
-            return await queue.push(.message(.text("d")))  // full, or abandoned: never taken
+        var transport: WebSocketTransport {
+            WebSocketTransport(name: "gated firehose") { _ in
+                WebSocketChannel(receive: {
+                    let count = self.pulls.increment()
+                    if count == 1 { for await _ in self.opened { break } }
+                    self.pull.yield(count)
+                    return .message(.text("\(count)"))
+                }, send: { _ in self.open.yield() })
+            }
         }
-        iterator = nil
-        stream = nil                                       // Salvo stopped reading
-        for await _ in abandoned { break }
-        #expect(await third.value == false)
-        #expect(await queue.push(.message(.text("e"))) == false)
+
+        func waitForPulls(_ count: Int) async {
+            if pulls.value >= count { return }
+            for await pulled in pulled where pulled >= count { return }
+        }
     }
 
-    @Test func aQueueEndsWithTheTransportsErrorAfterWhatItHolds() async throws {
-        let queue = WebSocketInboundQueue(capacity: 2)
-        #expect(await queue.push(.message(.text("a"))))
-        queue.finish(throwing: WebSocketFailure.connectionLost("reset"))
-        var received: [WebSocketFrame] = []
-        await #expect(throws: WebSocketFailure.self) {
-            for try await frame in queue.makeStream() { received.append(frame) }
+    /// Once the loop has waited, it reads the channel itself; when it then stops asking for
+    /// messages (its body busy), the connection takes the channel back and reads ahead again, up to
+    /// `maximumUnreadMessages`, rather than leave the peer unread (and its pings unanswered).
+    @Test(.timeLimit(.minutes(1)))
+    func aLoopThatStopsReadingAfterItWaitedHasTheConnectionReadAheadAgain() async throws {
+        let firehose = GatedFirehose()
+        var call = WebSocketCall(server: ServerConfig(scheme: "wss", host: "feed.example.com"), endpoint: .get("/feed"))
+        call.maximumUnreadMessages = 3
+        call.transport = firehose.transport
+        let connection = try await call.connect()
+        let (resumed, resume) = AsyncStream<Void>.makeStream()
+        let reading = Task {
+            var iterator = connection.messages.makeAsyncIterator()
+            var received = [try await iterator.next()]
+            for await _ in resumed { break }           // the loop's body, busy
+            received.append(try await iterator.next())
+            return received
         }
-        #expect(received == [.message(.text("a"))])
+        while !connection.inbox.isAppWaiting { await Task.yield() }
+        try await connection.send("go")                // "1", handed to the waiting loop with the channel
+        await firehose.waitForPulls(4)                 // taken back after half a second unread: 2, 3, 4 read ahead
+        #expect(connection.inbox.isReadByApp == nil)
+        resume.yield()
+        #expect(try await reading.value == [.text("1"), .text("2")])
+        await connection.close()
     }
 }
 

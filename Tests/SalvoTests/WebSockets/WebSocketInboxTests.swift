@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @_spi(Transport) @testable import Salvo
+import SalvoTesting
 
 /// `WebSocketInbox`, what a connection's reader hands the app's loop through: the order, the end,
-/// and what happens when the app stops reading.
+/// what happens when the app stops reading, and the hand-over of the channel to the app's loop.
 @Suite struct WebSocketInboxTests {
     @Test func unreadMessagesComeBeforeTheErrorWhichIsThrownOnce() async throws {
         let inbox = WebSocketInbox(limit: 4)
@@ -36,7 +37,7 @@ import Testing
         let cancels = Locked(0)
         inbox.onCancel { cancels.withLock { $0 += 1 } }
         await inbox.yield(.text("a"))
-        let reader = Task { await inbox.yield(.text("b")) }   // two unread: waits
+        let reader = Task { _ = await inbox.yield(.text("b")) }   // two unread: waits
         func readOneAndDrop() async throws {
             var iterator = WebSocketMessages(inbox).makeAsyncIterator()
             #expect(try await iterator.next() == .text("a"))
@@ -62,5 +63,135 @@ import Testing
         #expect(try await second.next() == nil)
         await inbox.yield(.text("a"))
         #expect(try await first.value == .text("a"))
+    }
+
+    // MARK: - The hand-over: once the app's loop waits on an empty inbox, it reads the channel itself
+    private func call(_ mock: MockWebSocketServer) -> WebSocketCall {
+        var call = WebSocketCall(server: ServerConfig(scheme: "wss", host: "feed.example.com"), endpoint: .get("/feed"))
+        call.transport = .mock(mock)
+        return call
+    }
+
+    /// A peer that sends `"first"` when the app sends its first message, then answers each later
+    /// one with `answers` (by the number of the app's message, from 1).
+    private func server(_ answers: @escaping @Sendable (Int, MockWebSocketPeer) async throws -> Void = { _, _ in }) -> MockWebSocketServer {
+        MockWebSocketServer { peer in
+            guard await peer.receive() != nil else { return }
+            try await peer.send("first")
+            var count = 0
+            while await peer.receive() != nil {
+                count += 1
+                try await answers(count, peer)
+            }
+        }
+    }
+
+    private static func allMessages(_ messages: WebSocketMessages) async throws -> [WebSocketMessage] {
+        var received: [WebSocketMessage] = []
+        for try await message in messages { received.append(message) }
+        return received
+    }
+
+    /// Starts `loop` on the connection's messages, waits until it waits on an empty inbox, sends
+    /// "go" (the peer answers "first", handed to the waiting loop) and returns once the reader has
+    /// handed the loop the channel.
+    private func handOver<Value: Sendable>(
+        _ connection: WebSocketConnection,
+        loop: @escaping @Sendable (WebSocketMessages) async throws -> Value
+    ) async throws -> Task<Value, any Error> {
+        let reading = Task { try await loop(connection.messages) }
+        while !connection.inbox.isAppWaiting { await Task.yield() }
+        try await connection.send("go")
+        while connection.inbox.isReadByApp == nil { await Task.yield() }
+        return reading
+    }
+
+    /// Over the mock, and through `.recording(through:into:)` around it (which pulls through).
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func cancellingTheLoopWhileItReadsTheChannelClosesWith1000AndDoesNotReconnect(isRecorded: Bool) async throws {
+        let time = TestClock()
+        let mock = server()
+        var call = call(mock)
+        let recorder = WebSocketRecorder()
+        if isRecorded { call.transport = .recording(through: .mock(mock), into: recorder) }
+        call.reconnection = ReconnectionPolicy(delay: 1, jitter: 0, clock: time.clock)
+        let connection = try await call.connect()
+        let reading = try await handOver(connection) { messages in
+            for try await _ in messages {}
+        }
+        while connection.inbox.isReadByApp != true { await Task.yield() }
+        reading.cancel()
+        let result = await reading.result
+        #expect((try? result.get()) == nil)
+        if case .failure(let error) = result { #expect((error as? NetworkError)?.isCancelled == true) }
+        // The cancelled read ended the mock's stream: the reader sees that end and stops, as the app closed.
+        await connection.reader?.value
+        #expect(mock.log.closes == [WebSocketClose(.normalClosure)])
+        #expect(mock.log.handshakes.count == 1)
+        #expect(time.sleeps.isEmpty)
+        if isRecorded { #expect(recorder.transcript.events.contains(.receivedText("first"))) }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func closingWhileTheLoopDoesNotReadGivesTheChannelBackSoThePeersAnswerIsRead() async throws {
+        let mock = server()
+        let connection = try await call(mock).connect()
+        let (resumed, resume) = AsyncStream<Void>.makeStream()
+        let reading = try await handOver(connection) { messages in
+            var iterator = messages.makeAsyncIterator()
+            var received = [try await iterator.next()]
+            for await _ in resumed { break }
+            while let message = try await iterator.next() { received.append(message) }
+            return received
+        }
+        #expect(connection.inbox.isReadByApp == false)   // parked for the loop, which does not read
+        await connection.close()
+        await connection.reader?.value                   // the reader read the mock's answer
+        #expect(connection.peerClose == WebSocketClose(.normalClosure))
+        resume.yield()
+        #expect(try await reading.value == [.text("first")])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func leavingTheLoopGivesTheChannelBackSoTheReaderClosesWith1000AndReadsThePeersAnswer() async throws {
+        let mock = server()
+        let connection = try await call(mock).connect()
+        let reading = try await handOver(connection) { messages -> WebSocketMessage? in
+            for try await message in messages { return message }
+            return nil
+        }
+        #expect(try await reading.value == .text("first"))
+        await connection.reader?.value                   // the reader took the channel back and read to its end
+        #expect(mock.log.closes == [WebSocketClose(.normalClosure)])
+        #expect(connection.peerClose == WebSocketClose(.normalClosure))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aMessageOverTheLimitReadByTheLoopGoesToTheReaderWhichClosesWith1009() async throws {
+        let mock = server { _, peer in try await peer.send(.binary(Data(count: 11))) }
+        var call = call(mock)
+        call.maximumMessageSize = 10
+        let connection = try await call.connect()
+        let reading = try await handOver(connection, loop: Self.allMessages)
+        while connection.inbox.isReadByApp != true { await Task.yield() }
+        try await connection.send("too big, please")
+        await #expect {
+            _ = try await reading.value
+        } throws: { error in
+            guard case .unacceptableResponse = error as? NetworkError else { return false }
+            return "\(error)".contains("1009")
+        }
+        #expect(mock.log.closes.map(\.code) == [.messageTooBig])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func thePeersCloseReadByTheLoopEndsItWithThePeersCode() async throws {
+        let mock = server { _, peer in await peer.close(.goingAway, reason: "bye") }
+        let connection = try await call(mock).connect()
+        let reading = try await handOver(connection, loop: Self.allMessages)
+        while connection.inbox.isReadByApp != true { await Task.yield() }
+        try await connection.send("close, please")
+        #expect(try await reading.value == [.text("first")])
+        #expect(connection.peerClose == WebSocketClose(.goingAway, reason: "bye"))
     }
 }

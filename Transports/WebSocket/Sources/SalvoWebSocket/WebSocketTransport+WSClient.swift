@@ -66,8 +66,9 @@ enum WSClientConnection {
             extensions: compression.extensions(maximumMessageSize: limit),
             validateUTF8: true
         )
-        // Salvo's reading task reads WSClient's messages itself, pulled through `reader`: no task
-        // hop and no queue between WSClient and Salvo (the socket is read as fast as Salvo reads).
+        // Salvo's reading task (or the app's loop) reads WSClient's messages itself, pulled through
+        // `reader`: no task hop and no queue between WSClient and Salvo (the socket is read as
+        // fast as Salvo reads).
         // WSClient's closure only keeps the connection open until that reading is over.
         let reader = InboundReader()
         let opened = Opened()
@@ -81,13 +82,13 @@ enum WSClientConnection {
             logger: logger
         ) { messages, outbound, _ in
             try await reader.serve(messages.messages(maxSize: limit).makeAsyncIterator()) {
-                // Only the stream holds the token: when Salvo drops it, the connection stops.
+                // Only the channel holds the token: when Salvo drops it, the connection stops.
                 let token = Abandonment { [weak reader] in reader?.abandon() }
-                let inbound = AsyncThrowingStream<Salvo.WebSocketFrame, any Error>(unfolding: { [token] in
+                opened.succeed(WebSocketChannel(receive: { [token] in
                     withExtendedLifetime(token) {}
                     return try await reader.next()
-                })
-                opened.succeed(WebSocketChannel(inbound: inbound) { frame in
+                }) { [token] frame in
+                    withExtendedLifetime(token) {}
                     try await write(frame, to: outbound)
                     // Salvo may read no more after its close: WSClient reads the peer's answer itself.
                     if case .close = frame { reader.release() }
@@ -172,14 +173,14 @@ enum WSClientConnection {
     }
 }
 
-/// WSClient's inbound messages as Salvo's frames, read by whichever task reads the channel's
-/// `inbound` (Salvo's), not by WSClient's closure, which waits in ``serve(_:opened:)`` until that
+/// WSClient's inbound messages as Salvo's frames, read by whichever task calls the channel's
+/// `receive` (Salvo's reader or the app's loop), not by WSClient's closure, which waits in ``serve(_:opened:)`` until that
 /// reading is over: a message reaches Salvo's reader without a hop between tasks. After the last
 /// message comes what WSClient's `run()` ended with: the peer's close frame, or its error.
 private final class InboundReader: @unchecked Sendable {
     // Safe: every stored property is read and written only under `lock`. The iterator is taken out
     // under it for each read and put back after, so it is never used by two tasks at once
-    // (`AsyncThrowingStream(unfolding:)` runs one read at a time), and WSClient's closure returns
+    // (Salvo calls `receive` once at a time), and WSClient's closure returns
     // only once no read holds it.
     private let lock = NSLock()
     private var iterator: WebSocketInboundMessageStream.AsyncIterator?
@@ -191,7 +192,7 @@ private final class InboundReader: @unchecked Sendable {
     private var isOver = false
     private var abandoned: (@Sendable () -> Void)?
 
-    /// Runs `action` when the stream is dropped (after the reading ended, or before it began).
+    /// Runs `action` when the channel is dropped (after the reading ended, or before it began).
     func onAbandon(_ action: @escaping @Sendable () -> Void) {
         lock.withLock { abandoned = action }
     }
@@ -229,7 +230,10 @@ private final class InboundReader: @unchecked Sendable {
                 }
                 endReading(.success(()))
             } catch {
-                endReading(.failure(error))
+                // Salvo reads in the app's task when the app's loop waits (see WebSocketInbox): a
+                // read cancelled with it ends NIO's inbound stream. WSClient then closes with 1000,
+                // as for an app leaving its loop, not with 1011 for an error.
+                endReading(Task.isCancelled ? .success(()) : .failure(error))
             }
         }
         return try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Salvo.WebSocketFrame?, any Error>) in
@@ -285,7 +289,7 @@ private final class InboundReader: @unchecked Sendable {
         server?.resume()
     }
 
-    /// The stream was dropped: released as after a close, and the connection stopped.
+    /// The channel was dropped: released as after a close, and the connection stopped.
     func abandon() {
         release()
         lock.withLock { abandoned }?()
@@ -302,7 +306,7 @@ private final class InboundReader: @unchecked Sendable {
     }
 }
 
-/// Runs its action when released: held only by a channel's inbound stream.
+/// Runs its action when released: held only by a channel's `receive` and `send`.
 private final class Abandonment: Sendable {
     private let action: @Sendable () -> Void
 
@@ -314,8 +318,8 @@ private final class Abandonment: Sendable {
 }
 
 /// The channel handed from inside WSClient's closure to the `connect` that waits for it, once.
-/// It lets go of the channel once handed over, so that a channel Salvo drops is gone (its inbound
-/// inbound stream is then abandoned and the connection stopped).
+/// It lets go of the channel once handed over, so that a channel Salvo drops is gone (it is then
+/// abandoned and the connection stopped).
 private final class Opened: Sendable {
     private struct State {
         var result: Result<WebSocketChannel, any Error>?

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Salvo
+@testable import Salvo
 import SalvoWebSocket
 import Testing
 
@@ -409,6 +409,22 @@ enum WebSocketsServer {
             for try await _ in connection.messages { arrival.yield() }
         }
         for await _ in arrived { break }
+        reading.cancel()
+        _ = await reading.result
+        #expect(try await lastCloseCode(becoming: "1000") == "1000")
+    }
+
+    /// Once the loop has waited on an empty inbox it reads WSClient's messages itself (see
+    /// `WebSocketInbox`): cancelling it in the middle of that read cancels NIO's read, which ends
+    /// the inbound stream for good. The close must still be 1000, not WSClient's 1011 for an error.
+    @Test func cancellingTheLoopWhileItReadsTheSocketItselfClosesWith1000() async throws {
+        let connection = try await call("/echo").connect()
+        let reading = Task {
+            for try await _ in connection.messages {}
+        }
+        while !connection.inbox.isAppWaiting { await Task.yield() }
+        try await connection.send("one")                        // handed to the waiting loop
+        while connection.inbox.isReadByApp != true { await Task.yield() }
         reading.cancel()
         _ = await reading.result
         #expect(try await lastCloseCode(becoming: "1000") == "1000")
