@@ -54,6 +54,8 @@ public struct AsyncHTTPClientSession: NetworkSession {
     private let owner: ClientOwner?
     /// Ends the session's exchanges that go idle for their whole timeout.
     let idleWatch: IdleWatch
+    /// Picks the event loop of each exchange.
+    let loopAffinity: LoopAffinity
 
     /// Whether the session created its client, so that ``shutdown()`` shuts it down.
     public var isClientOwner: Bool { owner != nil }
@@ -75,6 +77,7 @@ public struct AsyncHTTPClientSession: NetworkSession {
         self.cookieStorage = cookieStorage
         owner = ClientOwner(client)
         idleWatch = IdleWatch(on: client.eventLoopGroup.next())
+        loopAffinity = LoopAffinity(group: client.eventLoopGroup)
     }
 
     /// A session over `client`, which stays yours: the session never shuts it down.
@@ -88,6 +91,7 @@ public struct AsyncHTTPClientSession: NetworkSession {
         self.cookieStorage = cookieStorage
         owner = nil
         idleWatch = IdleWatch(on: client.eventLoopGroup.next())
+        loopAffinity = LoopAffinity(group: client.eventLoopGroup)
     }
 
     /// The process-wide session: a client of Salvo's own on SwiftNIO's shared event loops, which
@@ -102,6 +106,7 @@ public struct AsyncHTTPClientSession: NetworkSession {
         cookieStorage = nil
         owner = nil
         idleWatch = IdleWatch(on: sharedClient.eventLoopGroup.next())
+        loopAffinity = LoopAffinity(group: sharedClient.eventLoopGroup)
     }
 
     /// The client configuration the session needs: redirects left to Salvo, responses

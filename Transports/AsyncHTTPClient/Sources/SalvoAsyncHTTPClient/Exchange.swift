@@ -18,7 +18,7 @@ import NIOHTTP1
 ///
 /// The exchange is the delegate of each of its tasks, one after the other: a task starts only once
 /// the one before it has ended, so one object serves them all.
-/// Every task runs on one event loop, chosen when the exchange starts. The state is behind a lock
+/// Every task runs on one event loop, chosen when the exchange starts (``LoopAffinity``). The state is behind a lock
 /// all the same: ``cancel()`` comes from any thread, and the session's ``IdleWatch`` checks the
 /// timeout from its own event loop.
 final class Exchange: NetworkSessionTask {
@@ -48,7 +48,10 @@ final class Exchange: NetworkSessionTask {
     private let receiver: any ResponseReceiver
     /// How a streamed body reaches the receiver; `nil` when the body is read whole.
     private let delivery: Delivery?
+    /// The loop every task of the exchange runs its delegate on (``LoopAffinity``).
     private let eventLoop: any EventLoop
+    /// The exchange's origin in the session's ``LoopAffinity``, told when the exchange ends.
+    private let origin: LoopAffinity.Origin?
     private let idleTimeout: TimeAmount?
     /// Whether the request as fired carried a `Cookie` header of the caller's own, which stored
     /// cookies never replace.
@@ -62,7 +65,9 @@ final class Exchange: NetworkSessionTask {
         self.session = session
         self.receiver = receiver
         delivery = options.readsBodyAsItArrives ? Delivery(receiver) : nil
-        eventLoop = session.client.eventLoopGroup.any()
+        let pick = session.loopAffinity.start(request.url)
+        eventLoop = pick.loop
+        origin = pick.origin
         idleTimeout = IdleTimeout.amount(for: request.timeoutInterval)
         hasCallersCookieHeader = session.cookieStorage != nil && request.value(forHTTPHeaderField: "Cookie") != nil
         credentialHeaders = options.credentialHeaders
@@ -152,6 +157,7 @@ final class Exchange: NetworkSessionTask {
         }
         guard let answer else { return }
         if idleTimeout != nil { session.idleWatch.unwatch(self) }
+        if let origin { session.loopAffinity.ended(origin) }
         guard let delivery else { return receiver.finish(with: answer.head, body: answer.body, error: error) }
         delivery.finish(error)
     }
