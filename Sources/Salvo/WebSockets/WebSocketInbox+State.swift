@@ -34,6 +34,8 @@ extension WebSocketInbox {
         var handedBack: Resume?
         /// How many times the app's loop took the channel to read it.
         var appReads = 0
+        /// How many times the reader parked the channel for the app's loop.
+        var handOvers = 0
         var onCancel: (@Sendable () -> Void)?
     }
 }
@@ -76,7 +78,10 @@ extension WebSocketInbox.State {
         if let app {
             self.app = nil
             let parks = source != nil && !isReleased
-            if parks { self.source = source }
+            if parks {
+                self.source = source
+                handOvers &+= 1
+            }
             return .toApp(app, parks: parks)
         }
         unread.append(message)

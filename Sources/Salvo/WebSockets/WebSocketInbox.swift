@@ -73,6 +73,10 @@ final class WebSocketInbox: Sendable {
     /// Whether the app's loop waits for a message.
     var isAppWaiting: Bool { state.withLock { $0.app != nil } }
 
+    /// How many times the reader has handed the channel to the app's loop, for tests: a hand-over
+    /// can end before a poll of ``isReadByApp`` sees it.
+    var handOvers: Int { state.withLock { $0.handOvers } }
+
     /// Whether the reader has handed the channel to the app's loop: parked for it (`false`), or
     /// read by it now (`true`); `nil` while the reader holds it.
     var isReadByApp: Bool? {

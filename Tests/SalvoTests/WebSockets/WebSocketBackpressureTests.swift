@@ -46,11 +46,15 @@ import Testing
 }
 
 extension WebSocketBackpressureTests {
-    /// A firehose whose first message waits for the app's first send.
+    /// A firehose whose first message waits for the app's first send, and which ends once the
+    /// app's close went out, as a real transport ends the channel after the closing handshake or
+    /// its close timeout. (Without that end, the connection's reader read on forever after the
+    /// test, never suspending, and held one of the cooperative pool's threads for good.)
     private final class GatedFirehose: Sendable {
         let pulls = Counter()
         let (pulled, pull) = AsyncStream<Int>.makeStream()
         let (opened, open) = AsyncStream<Void>.makeStream()
+        let isClosed = Locked(false)
 
         var transport: WebSocketTransport {
             WebSocketTransport(name: "gated firehose") { _ in
@@ -58,8 +62,11 @@ extension WebSocketBackpressureTests {
                     let count = self.pulls.increment()
                     if count == 1 { for await _ in self.opened { break } }
                     self.pull.yield(count)
-                    return .message(.text("\(count)"))
-                }, send: { _ in self.open.yield() })
+                    return self.isClosed.withLock { $0 } ? nil : .message(.text("\(count)"))
+                }, send: { frame in
+                    if case .close = frame { self.isClosed.withLock { $0 = true } }
+                    self.open.yield()
+                })
             }
         }
 
@@ -87,7 +94,7 @@ extension WebSocketBackpressureTests {
             received.append(try await iterator.next())
             return received
         }
-        while !connection.inbox.isAppWaiting { await Task.yield() }
+        try #require(await eventually { connection.inbox.isAppWaiting })
         try await connection.send("go")                // "1", handed to the waiting loop with the channel
         await firehose.waitForPulls(4)                 // taken back after half a second unread: 2, 3, 4 read ahead
         #expect(connection.inbox.isReadByApp == nil)

@@ -58,7 +58,7 @@ import SalvoTesting
             var iterator = messages.makeAsyncIterator()
             return try await iterator.next()
         }
-        while !inbox.isAppWaiting { await Task.yield() }
+        try #require(await eventually { inbox.isAppWaiting })
         var second = messages.makeAsyncIterator()
         #expect(try await second.next() == nil)
         await inbox.yield(.text("a"))
@@ -100,9 +100,10 @@ import SalvoTesting
         loop: @escaping @Sendable (WebSocketMessages) async throws -> Value
     ) async throws -> Task<Value, any Error> {
         let reading = Task { try await loop(connection.messages) }
-        while !connection.inbox.isAppWaiting { await Task.yield() }
+        try #require(await eventually { connection.inbox.isAppWaiting })
         try await connection.send("go")
-        while connection.inbox.isReadByApp == nil { await Task.yield() }
+        // Counted, not polled: a loop that leaves after one message gives the channel back at once.
+        try #require(await eventually { connection.inbox.handOvers > 0 })
         return reading
     }
 
@@ -119,7 +120,7 @@ import SalvoTesting
         let reading = try await handOver(connection) { messages in
             for try await _ in messages {}
         }
-        while connection.inbox.isReadByApp != true { await Task.yield() }
+        try #require(await eventually { connection.inbox.isReadByApp == true })
         reading.cancel()
         let result = await reading.result
         #expect((try? result.get()) == nil)
@@ -173,7 +174,7 @@ import SalvoTesting
         call.maximumMessageSize = 10
         let connection = try await call.connect()
         let reading = try await handOver(connection, loop: Self.allMessages)
-        while connection.inbox.isReadByApp != true { await Task.yield() }
+        try #require(await eventually { connection.inbox.isReadByApp == true })
         try await connection.send("too big, please")
         await #expect {
             _ = try await reading.value
@@ -189,7 +190,7 @@ import SalvoTesting
         let mock = server { _, peer in await peer.close(.goingAway, reason: "bye") }
         let connection = try await call(mock).connect()
         let reading = try await handOver(connection, loop: Self.allMessages)
-        while connection.inbox.isReadByApp != true { await Task.yield() }
+        try #require(await eventually { connection.inbox.isReadByApp == true })
         try await connection.send("close, please")
         #expect(try await reading.value == [.text("first")])
         #expect(connection.peerClose == WebSocketClose(.goingAway, reason: "bye"))
