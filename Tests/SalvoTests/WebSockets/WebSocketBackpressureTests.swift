@@ -5,18 +5,33 @@ import Testing
 /// Backpressure: a connection stops pulling frames from its transport while
 /// `maximumUnreadMessages` wait unread.
 @Suite struct WebSocketBackpressureTests {
-    /// A transport whose peer has 10,000 messages ready and counts how many Salvo pulled.
+    /// A transport whose peer has 10,000 messages ready and counts how many Salvo pulled. It ends
+    /// once the app's close went out, as a real transport ends the channel after the closing
+    /// handshake or its close timeout. (Without that end, the connection's reader read on forever
+    /// after a test, never suspending, and held one of the cooperative pool's threads for good.)
     private final class Firehose: Sendable {
         let pulls = Counter()
         let (pulled, pull) = AsyncStream<Int>.makeStream()
+        let (opened, open) = AsyncStream<Void>.makeStream()
+        let isClosed = Locked(false)
+        /// Whether the first message waits for the app's first send.
+        let isGated: Bool
+
+        init(firstMessageWaitsForASend isGated: Bool = false) {
+            self.isGated = isGated
+        }
 
         var transport: WebSocketTransport {
             WebSocketTransport(name: "firehose") { _ in
                 WebSocketChannel(receive: {
                     let count = self.pulls.increment()
+                    if self.isGated, count == 1 { for await _ in self.opened { break } }
                     self.pull.yield(count)
-                    return count > 10_000 ? nil : .message(.text("\(count)"))
-                }, send: { _ in })
+                    return count > 10_000 || self.isClosed.withLock({ $0 }) ? nil : .message(.text("\(count)"))
+                }, send: { frame in
+                    if case .close = frame { self.isClosed.withLock { $0 = true } }
+                    self.open.yield()
+                })
             }
         }
 
@@ -46,42 +61,12 @@ import Testing
 }
 
 extension WebSocketBackpressureTests {
-    /// A firehose whose first message waits for the app's first send, and which ends once the
-    /// app's close went out, as a real transport ends the channel after the closing handshake or
-    /// its close timeout. (Without that end, the connection's reader read on forever after the
-    /// test, never suspending, and held one of the cooperative pool's threads for good.)
-    private final class GatedFirehose: Sendable {
-        let pulls = Counter()
-        let (pulled, pull) = AsyncStream<Int>.makeStream()
-        let (opened, open) = AsyncStream<Void>.makeStream()
-        let isClosed = Locked(false)
-
-        var transport: WebSocketTransport {
-            WebSocketTransport(name: "gated firehose") { _ in
-                WebSocketChannel(receive: {
-                    let count = self.pulls.increment()
-                    if count == 1 { for await _ in self.opened { break } }
-                    self.pull.yield(count)
-                    return self.isClosed.withLock { $0 } ? nil : .message(.text("\(count)"))
-                }, send: { frame in
-                    if case .close = frame { self.isClosed.withLock { $0 = true } }
-                    self.open.yield()
-                })
-            }
-        }
-
-        func waitForPulls(_ count: Int) async {
-            if pulls.value >= count { return }
-            for await pulled in pulled where pulled >= count { return }
-        }
-    }
-
     /// Once the loop has waited, it reads the channel itself; when it then stops asking for
     /// messages (its body busy), the connection takes the channel back and reads ahead again, up to
     /// `maximumUnreadMessages`, rather than leave the peer unread (and its pings unanswered).
     @Test(.timeLimit(.minutes(1)))
     func aLoopThatStopsReadingAfterItWaitedHasTheConnectionReadAheadAgain() async throws {
-        let firehose = GatedFirehose()
+        let firehose = Firehose(firstMessageWaitsForASend: true)
         var call = WebSocketCall(server: ServerConfig(scheme: "wss", host: "feed.example.com"), endpoint: .get("/feed"))
         call.maximumUnreadMessages = 3
         call.transport = firehose.transport

@@ -34,60 +34,65 @@ import Testing
 
     // MARK: - Picking loops
 
-    @Test func anOriginsExchangesOneAfterAnotherRunOnOneLoop() async throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 3)
-        let affinity = LoopAffinity(group: group)
-        let url = try #require(URL(string: "http://127.0.0.1:8080/books"))
-        var loops: [ObjectIdentifier] = []
-        for index in 0..<12 {
-            let pick = affinity.start(URL(string: "http://127.0.0.1:8080/books/\(index)") ?? url)
-            loops.append(ObjectIdentifier(pick.loop))
-            affinity.ended(try #require(pick.origin))
-        }
-        #expect(Set(loops).count == 1, "sequential exchanges ran on \(Set(loops).count) loops")
-        #expect(affinity.count == 1)
+    /// Runs `body` with an affinity over a group of `threads` loops, and shuts the group down
+    /// after it, also when a `#require` in it failed.
+    private func withAffinity(threads: Int, _ body: (LoopAffinity) throws -> Void) async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
+        let result = Result { try body(LoopAffinity(group: group)) }
         try await group.shutdownGracefully()
+        try result.get()
+    }
+
+    @Test func anOriginsExchangesOneAfterAnotherRunOnOneLoop() async throws {
+        try await withAffinity(threads: 3) { affinity in
+            let url = try #require(URL(string: "http://127.0.0.1:8080/books"))
+            var loops: [ObjectIdentifier] = []
+            for index in 0..<12 {
+                let pick = affinity.start(URL(string: "http://127.0.0.1:8080/books/\(index)") ?? url)
+                loops.append(ObjectIdentifier(pick.loop))
+                affinity.ended(try #require(pick.origin))
+            }
+            #expect(Set(loops).count == 1, "sequential exchanges ran on \(Set(loops).count) loops")
+            #expect(affinity.count == 1)
+        }
     }
 
     @Test func concurrentExchangesSpreadAndTheNextAloneGoesBackToTheOriginsLoop() async throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 3)
-        let affinity = LoopAffinity(group: group)
-        let url = try #require(URL(string: "http://127.0.0.1:8080/books"))
-        let first = affinity.start(url)
-        let concurrent = (0..<6).map { _ in affinity.start(url) }
-        #expect(Set(concurrent.map { ObjectIdentifier($0.loop) }).count > 1, "six exchanges in flight together all ran on one loop")
-        for pick in concurrent { affinity.ended(try #require(pick.origin)) }
-        affinity.ended(try #require(first.origin))
-        let alone = affinity.start(url)
-        #expect(alone.loop === first.loop)
-        affinity.ended(try #require(alone.origin))
-        try await group.shutdownGracefully()
+        try await withAffinity(threads: 3) { affinity in
+            let url = try #require(URL(string: "http://127.0.0.1:8080/books"))
+            let first = affinity.start(url)
+            let concurrent = (0..<6).map { _ in affinity.start(url) }
+            #expect(Set(concurrent.map { ObjectIdentifier($0.loop) }).count > 1, "six exchanges in flight together all ran on one loop")
+            for pick in concurrent { affinity.ended(try #require(pick.origin)) }
+            affinity.ended(try #require(first.origin))
+            let alone = affinity.start(url)
+            #expect(alone.loop === first.loop)
+            affinity.ended(try #require(alone.origin))
+        }
     }
 
     @Test func pastItsCapacityItForgetsIdleOriginsAndKeepsThoseInFlight() async throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-        let affinity = LoopAffinity(group: group)
-        let busy = try #require(URL(string: "http://busy.example:1/"))
-        let busyPick = affinity.start(busy)
-        for port in 2...(LoopAffinity.capacity + 40) {
-            affinity.ended(try #require(affinity.start(URL(string: "http://idle.example:\(port)/")).origin))
+        try await withAffinity(threads: 2) { affinity in
+            let busy = try #require(URL(string: "http://busy.example:1/"))
+            let busyPick = affinity.start(busy)
+            for port in 2...(LoopAffinity.capacity + 40) {
+                affinity.ended(try #require(affinity.start(URL(string: "http://idle.example:\(port)/")).origin))
+            }
+            #expect(affinity.count <= LoopAffinity.capacity)
+            #expect(affinity.inFlight(toOriginOf: busy) == 1)
+            affinity.ended(try #require(busyPick.origin))
+            // The busy origin was never forgotten: alone again, it gets its loop back.
+            let again = affinity.start(busy)
+            #expect(again.loop === busyPick.loop)
+            affinity.ended(try #require(again.origin))
         }
-        #expect(affinity.count <= LoopAffinity.capacity)
-        #expect(affinity.inFlight(toOriginOf: busy) == 1)
-        affinity.ended(try #require(busyPick.origin))
-        // The busy origin was never forgotten: alone again, it gets its loop back.
-        let again = affinity.start(busy)
-        #expect(again.loop === busyPick.loop)
-        affinity.ended(try #require(again.origin))
-        try await group.shutdownGracefully()
     }
 
     @Test func aURLWithoutAnOriginStillGetsALoopAndIsNotCounted() async throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-        let affinity = LoopAffinity(group: group)
-        #expect(affinity.start(nil).origin == nil)
-        #expect(affinity.count == 0)
-        try await group.shutdownGracefully()
+        try await withAffinity(threads: 2) { affinity in
+            #expect(affinity.start(nil).origin == nil)
+            #expect(affinity.count == 0)
+        }
     }
 
     // MARK: - Against the loopback server
@@ -96,25 +101,28 @@ import Testing
     /// loops: each exchange reports its end on the same loop, the loop the pool opened the
     /// connection on. Before the affinity, each exchange took the group's next loop.
     @Test func sequentialExchangesReportOnTheLoopOfTheirConnection() async throws {
+        let request = try await NetCall(server: .loopback(), endpoint: .get("/echo/ok")).urlRequest()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 3)
         var configuration = AsyncHTTPClientSession.clientConfiguration
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 1)
-        // A client of the test's own, shut down before its group.
+        // A client of the test's own, shut down before its group; nothing in between throws, so
+        // both are always shut down (AsyncHTTPClient stops a process that drops a running client).
         let client = HTTPClient(eventLoopGroup: group, configuration: configuration)
         let session = AsyncHTTPClientSession(client: client)
-        let request = try await NetCall(server: .loopback(), endpoint: .get("/echo/ok")).urlRequest()
-        var loops: [ObjectIdentifier] = []
+        var ends: [(status: Int?, loop: ObjectIdentifier?)] = []
         for _ in 0..<12 {
             let receiver = LoopRecorder()
             _ = Exchange.start(request, on: session, options: ExchangeOptions(), reportingTo: receiver)
-            let (status, loop) = await receiver.ended()
-            #expect(status == 200)
-            loops.append(try #require(loop))
+            ends.append(await receiver.ended())
         }
-        #expect(Set(loops).count == 1, "twelve sequential exchanges ended on \(Set(loops).count) loops")
-        #expect(session.loopAffinity.count == 1)
+        let origins = session.loopAffinity.count
         try await client.shutdown()
         try await group.shutdownGracefully()
+        #expect(ends.allSatisfy { $0.status == 200 }, "\(ends.map(\.status))")
+        let loops = ends.compactMap(\.loop)
+        #expect(loops.count == 12, "an exchange ended off the group's loops")
+        #expect(Set(loops).count == 1, "twelve sequential exchanges ended on \(Set(loops).count) loops")
+        #expect(origins == 1)
     }
 
     /// A burst of concurrent calls through the session, then calls one at a time: every call
